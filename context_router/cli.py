@@ -1,0 +1,242 @@
+"""The typer app: parse, call one core function, render, exit code. No logic lives here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import typer
+
+from . import __version__
+from .errors import EXIT_USAGE, CtxError, InputError
+from .hooks import ENV_SESSION
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="ctx: route the right markdown docs into an LLM prompt, turn by turn.")
+hook_app = typer.Typer(no_args_is_help=True, help="Editor hooks: run a turn for a host, or install the hook.")
+install_app = typer.Typer(no_args_is_help=True, help="Install the hook into a host's settings.")
+uninstall_app = typer.Typer(no_args_is_help=True, help="Remove our hook from a host's settings.")
+app.add_typer(hook_app, name="hook")
+hook_app.add_typer(install_app, name="install")
+hook_app.add_typer(uninstall_app, name="uninstall")
+
+_debug = False
+
+ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_CONFIG, else ./config.yaml).")
+SessionOpt = typer.Option(None, "--session", help="Session name (else $CTX_SESSION, else 'default').")
+DocsOpt = typer.Option(None, "--docs", help="Docs folder, overriding the config's 'docs'.")
+
+
+def _warn(message: str) -> None:
+    print(f"ctx: {message}", file=sys.stderr)
+
+
+def _session(value: Optional[str]) -> str:
+    return value or os.environ.get(ENV_SESSION) or "default"
+
+
+def _workspace(config: Optional[str], docs: Optional[str] = None) -> Any:
+    from .router import open_workspace
+
+    return open_workspace(config, docs, warn=_warn)
+
+
+def _with_workspace(config: Optional[str], docs: Optional[str], fn: Callable[[Any], Any]) -> Any:
+    ws = _workspace(config, docs)
+    try:
+        return fn(ws)
+    finally:
+        ws.close()
+
+
+@app.callback()
+def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+          version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
+    global _debug
+    _debug = debug
+    if version:
+        print(f"ctx {__version__}")
+        raise typer.Exit(0)
+
+
+@app.command()
+def route(prompt: Optional[str] = typer.Argument(None, help="The prompt; read from stdin when left out."),
+          fmt: str = typer.Option("markdown", "--format", "-f", help="markdown, xml or json."),
+          budget: Optional[int] = typer.Option(None, "--budget", help="Character budget for this turn."),
+          session: Optional[str] = SessionOpt, dry_run: bool = typer.Option(
+              False, "--dry-run", help="Show what this turn would print without changing state."),
+          docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+    """Run one turn: update the scores from PROMPT and print the HOT and WARM docs."""
+    from .router import TurnRequest, route as run_route
+
+    if prompt is None:
+        if sys.stdin.isatty():
+            raise InputError("no prompt: give it as an argument or on stdin")
+        try:
+            prompt = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("stdin is not UTF-8 text") from None
+    result = run_route(TurnRequest(prompt, session=_session(session), fmt=fmt, budget=budget, dry_run=dry_run),
+                       config, docs, warn=_warn)
+    for notice in result.notices:
+        _warn(notice)
+    if result.text:
+        sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+
+
+@app.command()
+def status(session: Optional[str] = SessionOpt, as_json: bool = typer.Option(False, "--json", help="JSON output."),
+           docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+    """Every scored doc of the session: score, tier, last hit, keywords, tokens. Changes nothing."""
+    from . import report
+
+    def view(ws: Any) -> None:
+        st = report.status(ws, _session(session))
+        if as_json:
+            print(json.dumps(st.to_dict(), ensure_ascii=False))
+            return
+        from .views import status_table
+
+        status_table(st, lambda p: report.body_text(ws, p))
+
+    _with_workspace(config, docs, view)
+
+
+@app.command()
+def explain(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
+            session: Optional[str] = SessionOpt, docs: Optional[str] = DocsOpt,
+            config: Optional[str] = ConfigOpt) -> None:
+    """The doc's score turn by turn, with what changed it."""
+    from . import report
+    from .views import explanation
+
+    print(explanation(_with_workspace(config, docs, lambda ws: report.explain(ws, _session(session), path))))
+
+
+@app.command()
+def pin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
+        hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
+        docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+    """Pin a doc so its score never drops below WARM (or HOT) in any session."""
+    from .pins import pin as do_pin
+
+    pinned = _with_workspace(config, docs, lambda ws: do_pin(ws, path, "hot" if hot else "warm"))
+    print(f"pinned {pinned.path} ({pinned.level.upper()})")
+
+
+@app.command()
+def unpin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
+          docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+    """Remove a pin made with `ctx pin`."""
+    from .pins import unpin as do_unpin
+
+    print(f"unpinned {_with_workspace(config, docs, lambda ws: do_unpin(ws, path))}")
+
+
+@app.command()
+def reset(session: Optional[str] = SessionOpt, docs: Optional[str] = DocsOpt,
+          config: Optional[str] = ConfigOpt) -> None:
+    """Forget a session's scores and turns."""
+    from .pins import reset as do_reset
+
+    name = _session(session)
+    existed = _with_workspace(config, docs, lambda ws: do_reset(ws, name))
+    print(f"reset session {name!r}" if existed else f"session {name!r} had no state")
+
+
+@app.command()
+def check(docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+    """Validate the config against the docs: unknown paths, over-shared keywords, missing titles."""
+    from . import report
+
+    findings = _with_workspace(config, docs, report.check)
+    for f in findings:
+        print(f"{f.level}: {f.message}")
+    print(f"ok: {len(findings)} warning(s)" if findings else "ok: config and docs look right")
+
+
+@app.command()
+def init(docs: Path = typer.Argument(Path("docs"), help="The docs folder to describe."),
+         output: Path = typer.Option(Path("config.yaml"), "--output", "-o", help="Where to write the config."),
+         from_cc: Optional[Path] = typer.Option(None, "--from-claude-cognitive",
+                                                help="Convert claude-cognitive's keywords.json instead."),
+         force: bool = typer.Option(False, "--force", help="Overwrite an existing config.")) -> None:
+    """Write a config.yaml for a docs folder, with keywords derived from the docs."""
+    from . import scaffold
+
+    if from_cc is not None:
+        body = scaffold.from_claude_cognitive(from_cc)
+        docs = from_cc.parent
+        for key in body["_unknown"]:
+            _warn(f"warning: {from_cc.name}: ignored key {key!r}")
+    else:
+        body = scaffold.derive(docs)
+    written = scaffold.write_config(output, docs, body, force)
+    print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+
+
+@hook_app.command("claude")
+def hook_claude(config: Optional[str] = ConfigOpt, session: Optional[str] = SessionOpt) -> None:
+    """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0."""
+    _run_hook("claude", config, session)
+
+
+@hook_app.command("plain")
+def hook_plain(config: Optional[str] = ConfigOpt, session: Optional[str] = SessionOpt) -> None:
+    """The prompt as text on stdin, markdown on stdout. Always exits 0."""
+    _run_hook("plain", config, session)
+
+
+def _run_hook(host: str, config: Optional[str], session: Optional[str]) -> None:
+    from .hooks import run_hook
+
+    args = (["--config", config] if config else []) + (["--session", session] if session else [])
+    raise typer.Exit(run_hook(host, args))
+
+
+@install_app.command("claude")
+def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
+                   project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
+    """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else."""
+    from .hooks import install_claude as do_install, settings_path
+
+    path = settings_path(project, global_)
+    print(f"installed the hook in {path}" if do_install(path) else f"the hook is already in {path}")
+
+
+@uninstall_app.command("claude")
+def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
+                     project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
+    """Remove only our hook entry from .claude/settings.json."""
+    from .hooks import settings_path, uninstall_claude as do_uninstall
+
+    path = settings_path(project, global_)
+    print(f"removed the hook from {path}" if do_uninstall(path) else f"no ctx hook in {path}")
+
+
+def run(argv: list[str]) -> int:
+    """Run the app; errors become one line on stderr and their exit code."""
+    try:
+        rc = app(args=argv, prog_name="ctx", standalone_mode=False)
+    except CtxError as exc:
+        if _debug:
+            raise
+        _warn(f"error: {exc}")
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        _warn("aborted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        # typer's usage errors (its bundled click's ClickException) carry their own message and exit code.
+        if _debug or not hasattr(exc, "format_message"):
+            raise
+        _warn(f"error: {exc.format_message()}")
+        return int(getattr(exc, "exit_code", EXIT_USAGE))
+    return rc if isinstance(rc, int) else 0

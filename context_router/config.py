@@ -1,0 +1,327 @@
+"""Load and validate config.yaml into a frozen Config.
+
+Validation produces a plain, normalised dict (`normalise`), which is what the state database caches; building
+a Config from that dict (`from_normal`) needs no YAML and no re-validation, so the hook path skips pyyaml when
+config.yaml has not changed since the last turn.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import ConfigError
+
+CONFIG_NAME = "config.yaml"
+ENV_CONFIG = "CTX_CONFIG"
+PIN_LEVELS = ("warm", "hot")
+
+DEFAULTS: dict[str, Any] = {
+    "docs": ".",
+    "budget_chars": 25000,
+    "tiers": {
+        "hot": {"threshold": 0.8, "max_files": 4},
+        "warm": {"threshold": 0.25, "max_files": 8, "lines": 25},
+    },
+    "decay": {"default": 0.70, "prefixes": {}},
+    "coactivation": 0.35,
+    "auto_keywords": True,
+    "keywords": {},
+    "related": {},
+    "pinned": {},
+    "hosts": {"claude": {"budget_chars": 10000}},
+    "max_doc_bytes": 2_000_000,
+    "max_prompt_chars": 20000,
+    "rate_limit": {"turns_per_minute": 20, "burst": 3},
+}
+
+
+@dataclass(frozen=True)
+class HotTier:
+    threshold: float
+    max_files: int
+
+
+@dataclass(frozen=True)
+class WarmTier:
+    threshold: float
+    max_files: int
+    lines: int
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None
+    docs_root: Path
+    budget_chars: int
+    hot: HotTier
+    warm: WarmTier
+    decay_default: float
+    decay_prefixes: tuple[tuple[str, float], ...]  # longest prefix first
+    coactivation: float
+    auto_keywords: bool
+    keywords: Mapping[str, tuple[str, ...]]
+    related: Mapping[str, tuple[str, ...]]
+    pinned: Mapping[str, str]
+    host_budgets: Mapping[str, int]
+    max_doc_bytes: int
+    max_prompt_chars: int
+    turns_per_minute: int  # 0: no limit
+    burst: int
+
+    @property
+    def state_dir(self) -> Path:
+        """`.ctx/` beside the config file, or inside the docs root when there is no config file."""
+        base = self.path.parent if self.path is not None else self.docs_root
+        return base / ".ctx"
+
+    def budget_for(self, host: str | None) -> int:
+        """The host's budget, or the config's if that is smaller."""
+        if host is None or host not in self.host_budgets:
+            return self.budget_chars
+        return min(self.budget_chars, self.host_budgets[host])
+
+    def decay_for(self, path: str) -> float:
+        for prefix, rate in self.decay_prefixes:
+            if path.startswith(prefix):
+                return rate
+        return self.decay_default
+
+
+def discover(option: str | None, cwd: Path | None = None) -> Path | None:
+    """--config, then $CTX_CONFIG, then ./config.yaml; None means the embedded defaults."""
+    explicit = option or os.environ.get(ENV_CONFIG)
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_absolute():
+            path = (cwd or Path.cwd()) / path
+        if not path.is_file():
+            raise ConfigError(f"config file not found: {explicit}")
+        return path
+    candidate = (cwd or Path.cwd()) / CONFIG_NAME
+    return candidate if candidate.is_file() else None
+
+
+def parse_yaml(text: str, source: str) -> dict[str, Any]:
+    """YAML text -> normalised dict, with errors that name the key and its line."""
+    import yaml  # only when config.yaml changed: pyyaml costs ~25 ms to import
+
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from None
+    if data is None:
+        data = {}
+    lines = _key_lines(node) if node is not None else {}
+    return normalise(data, source, lines)
+
+
+def _key_lines(node: Any, prefix: str = "") -> dict[str, int]:
+    """Dotted key path -> 1-based line, for error messages."""
+    import yaml
+
+    out: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = f"{prefix}{key_node.value}"
+            out[key] = key_node.start_mark.line + 1
+            out.update(_key_lines(value_node, key + "."))
+    return out
+
+
+class _Checker:
+    def __init__(self, source: str, lines: Mapping[str, int]):
+        self.source = source
+        self.lines = lines
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        line = self.lines.get(key)
+        where = f"{self.source}:{line}" if line else self.source
+        return ConfigError(f"{where}: {key}: {message}")
+
+    def mapping(self, value: Any, key: str, allowed: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a mapping, got {_kind(value)}")
+        if allowed is not None:
+            for k in value:
+                if k not in allowed:
+                    full = f"{key}.{k}" if key else str(k)
+                    raise self.fail(full, f"unknown key (expected one of: {', '.join(allowed)})")
+        return value
+
+    def number(self, value: Any, key: str, lo: float, hi: float, *, lo_open: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(key, f"must be a number, got {_kind(value)}")
+        ok = (value > lo if lo_open else value >= lo) and value <= hi
+        if not ok:
+            left = "(" if lo_open else "["
+            raise self.fail(key, f"must be in {left}{lo:g}, {hi:g}], got {value}")
+        return float(value)
+
+    def integer(self, value: Any, key: str, lo: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer, got {_kind(value)}")
+        if value < lo:
+            raise self.fail(key, f"must be at least {lo}, got {value}")
+        return value
+
+    def boolean(self, value: Any, key: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {_kind(value)}")
+        return value
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"must be a non-empty string, got {_kind(value)}")
+        return value
+
+    def string_list(self, value: Any, key: str) -> list[str]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            raise self.fail(key, f"must be a list of strings, got {_kind(value)}")
+        return [self.string(item, key) for item in value]
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
+            dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Validate a raw config mapping against the schema and fill in the defaults."""
+    c = _Checker(source, lines or {})
+    top = c.mapping(data, "", DEFAULTS)
+    d = DEFAULTS
+    out: dict[str, Any] = {}
+    out["docs"] = c.string(top.get("docs", d["docs"]), "docs")
+    out["budget_chars"] = c.integer(top.get("budget_chars", d["budget_chars"]), "budget_chars", 1)
+
+    tiers = c.mapping(top.get("tiers", {}), "tiers", d["tiers"])
+    hot = c.mapping(tiers.get("hot", {}), "tiers.hot", d["tiers"]["hot"])
+    warm = c.mapping(tiers.get("warm", {}), "tiers.warm", d["tiers"]["warm"])
+    hot_t = c.number(hot.get("threshold", d["tiers"]["hot"]["threshold"]), "tiers.hot.threshold", 0, 1)
+    warm_t = c.number(warm.get("threshold", d["tiers"]["warm"]["threshold"]), "tiers.warm.threshold", 0, 1)
+    if hot_t < warm_t:
+        raise c.fail("tiers.hot.threshold", f"must not be below tiers.warm.threshold ({hot_t:g} < {warm_t:g})")
+    out["tiers"] = {
+        "hot": {"threshold": hot_t,
+                "max_files": c.integer(hot.get("max_files", d["tiers"]["hot"]["max_files"]),
+                                       "tiers.hot.max_files", 0)},
+        "warm": {"threshold": warm_t,
+                 "max_files": c.integer(warm.get("max_files", d["tiers"]["warm"]["max_files"]),
+                                        "tiers.warm.max_files", 0),
+                 "lines": c.integer(warm.get("lines", d["tiers"]["warm"]["lines"]), "tiers.warm.lines", 1)},
+    }
+
+    decay = c.mapping(top.get("decay", {}), "decay", d["decay"])
+    prefixes = c.mapping(decay.get("prefixes", {}), "decay.prefixes", None)
+    out["decay"] = {
+        "default": c.number(decay.get("default", d["decay"]["default"]), "decay.default", 0, 1, lo_open=True),
+        "prefixes": {c.string(p, "decay.prefixes"): c.number(r, f"decay.prefixes.{p}", 0, 1, lo_open=True)
+                     for p, r in prefixes.items()},
+    }
+    out["coactivation"] = c.number(top.get("coactivation", d["coactivation"]), "coactivation", 0, 1)
+    out["auto_keywords"] = c.boolean(top.get("auto_keywords", d["auto_keywords"]), "auto_keywords")
+
+    keywords = c.mapping(top.get("keywords", {}) or {}, "keywords", None)
+    out["keywords"] = {_doc_path(c, p, "keywords"): c.string_list(v, f"keywords.{p}") for p, v in keywords.items()}
+    related = c.mapping(top.get("related", {}) or {}, "related", None)
+    out["related"] = {_doc_path(c, p, "related"): [_doc_path(c, r, f"related.{p}")
+                                                   for r in c.string_list(v, f"related.{p}")]
+                      for p, v in related.items()}
+    out["pinned"] = _pins(c, top.get("pinned", {}))
+
+    hosts = c.mapping(top.get("hosts", {}) or {}, "hosts", None)
+    out["hosts"] = dict(d["hosts"])
+    for name, host in hosts.items():
+        h = c.mapping(host, f"hosts.{name}", {"budget_chars": None})
+        out["hosts"][str(name)] = {"budget_chars": c.integer(h.get("budget_chars", out["budget_chars"]),
+                                                             f"hosts.{name}.budget_chars", 1)}
+    out["max_doc_bytes"] = c.integer(top.get("max_doc_bytes", d["max_doc_bytes"]), "max_doc_bytes", 1)
+    out["max_prompt_chars"] = c.integer(top.get("max_prompt_chars", d["max_prompt_chars"]), "max_prompt_chars", 1)
+    rate = c.mapping(top.get("rate_limit", {}), "rate_limit", d["rate_limit"])
+    out["rate_limit"] = {
+        "turns_per_minute": c.integer(rate.get("turns_per_minute", d["rate_limit"]["turns_per_minute"]),
+                                      "rate_limit.turns_per_minute", 0),
+        "burst": c.integer(rate.get("burst", d["rate_limit"]["burst"]), "rate_limit.burst", 1),
+    }
+    return out
+
+
+def _doc_path(c: _Checker, value: Any, key: str) -> str:
+    path = c.string(value, key).strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _pins(c: _Checker, value: Any) -> dict[str, str]:
+    if value is None:
+        return {}
+    if isinstance(value, (list, str)):
+        return {_doc_path(c, p, "pinned"): "warm" for p in c.string_list(value, "pinned")}
+    pins = c.mapping(value, "pinned", None)
+    out = {}
+    for path, level in pins.items():
+        if level is True or level is None:
+            level = "warm"
+        if level not in PIN_LEVELS:
+            raise c.fail(f"pinned.{path}", f"must be warm or hot, got {level!r}")
+        out[_doc_path(c, path, "pinned")] = level
+    return out
+
+
+def from_normal(raw: Mapping[str, Any], path: Path | None, docs_override: Path | None = None,
+                cwd: Path | None = None) -> Config:
+    """Build the Config from an already validated dict (see `normalise`)."""
+    base = path.parent if path is not None else (cwd or Path.cwd())
+    if docs_override is not None:
+        docs_root = docs_override if docs_override.is_absolute() else (cwd or Path.cwd()) / docs_override
+    else:
+        docs_root = base / os.path.expanduser(raw["docs"])
+    tiers = raw["tiers"]
+    return Config(
+        path=path,
+        docs_root=Path(os.path.normpath(docs_root)),
+        budget_chars=raw["budget_chars"],
+        hot=HotTier(tiers["hot"]["threshold"], tiers["hot"]["max_files"]),
+        warm=WarmTier(tiers["warm"]["threshold"], tiers["warm"]["max_files"], tiers["warm"]["lines"]),
+        decay_default=raw["decay"]["default"],
+        decay_prefixes=tuple(sorted(raw["decay"]["prefixes"].items(), key=lambda kv: (-len(kv[0]), kv[0]))),
+        coactivation=raw["coactivation"],
+        auto_keywords=raw["auto_keywords"],
+        keywords={p: tuple(v) for p, v in raw["keywords"].items()},
+        related={p: tuple(v) for p, v in raw["related"].items()},
+        pinned=dict(raw["pinned"]),
+        host_budgets={h: v["budget_chars"] for h, v in raw["hosts"].items()},
+        max_doc_bytes=raw["max_doc_bytes"],
+        max_prompt_chars=raw["max_prompt_chars"],
+        turns_per_minute=raw["rate_limit"]["turns_per_minute"],
+        burst=raw["rate_limit"]["burst"],
+    )
+
+
+def read_config_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from None
+
+
+def load(path: Path | None, docs_override: Path | None = None, cwd: Path | None = None) -> Config:
+    """Parse and validate a config file (or the defaults when path is None), without any cache."""
+    raw = parse_yaml(read_config_text(path), path.name) if path is not None else normalise({})
+    return from_normal(raw, path, docs_override, cwd)

@@ -1,0 +1,203 @@
+"""Host adapters: run one turn for an editor hook, and install the hook into the host's settings.
+
+A hook runs before every prompt, so it never fails the prompt: whatever goes wrong, it prints nothing on
+stdout, one line on stderr and exits 0 (for Claude Code, exit 2 would block the user's prompt). It imports
+only what a turn needs; see router.py.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+from .errors import CtxError, InputError
+
+ENV_SESSION = "CTX_SESSION"
+HOSTS = ("claude", "plain")
+MAX_SESSION_CHARS = 200
+HOOK_COMMAND = "ctx hook claude"
+
+
+def _options(args: list[str]) -> dict[str, str]:
+    """The few options a hook takes (--config, --session, --docs), parsed without typer for speed."""
+    out: dict[str, str] = {}
+    it = iter(args)
+    for arg in it:
+        name, _, value = arg.partition("=")
+        if name not in ("--config", "--session", "--docs"):
+            raise InputError(f"unknown hook option {arg!r}")
+        if not value:
+            value = next(it, "")
+            if not value:
+                raise InputError(f"{name} needs a value")
+        out[name[2:]] = value
+    return out
+
+
+def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
+    """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
+    import json
+
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError("hook input is not UTF-8 text") from None
+    except ValueError as exc:
+        raise InputError(f"hook input is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise InputError("hook input is not a JSON object")
+    prompt = data.get("prompt")
+    if not isinstance(prompt, str):
+        raise InputError("hook input has no string 'prompt'")
+    session = data.get("session_id")
+    cwd = data.get("cwd")
+    return (prompt, session[:MAX_SESSION_CHARS] if isinstance(session, str) and session else None,
+            cwd if isinstance(cwd, str) and cwd else None)
+
+
+def claude_output(context: str) -> str:
+    import json
+
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                              "additionalContext": context}}, ensure_ascii=False)
+
+
+def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
+             stderr: TextIO | None = None) -> int:
+    """`ctx hook claude|plain`: always exit 0; context on stdout, or nothing; problems as one stderr line."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+
+    def warn(message: str) -> None:
+        print(f"ctx: {message}", file=stderr)
+
+    try:
+        opts = _options(args)
+        raw = stdin.read()
+        if host == "claude":
+            prompt, session_id, cwd = parse_claude_payload(raw)
+        else:
+            try:
+                prompt, session_id, cwd = raw.decode("utf-8"), None, None
+            except UnicodeDecodeError:
+                raise InputError("hook input is not UTF-8 text") from None
+        if not prompt.strip():
+            return 0  # an empty prompt does not advance the turn and shows nothing
+        session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
+        from .router import TurnRequest, route
+
+        workdir = Path(cwd) if cwd else Path.cwd()
+        if not workdir.is_dir():
+            raise InputError(f"hook cwd is not a folder: {cwd}")
+        result = route(TurnRequest(prompt, session=session, host=host), opts.get("config"), opts.get("docs"),
+                       workdir, warn)
+        for notice in result.notices:
+            warn(notice)
+        if result.text:
+            stdout.write(claude_output(result.text) if host == "claude" else result.text)
+            stdout.flush()
+    except CtxError as exc:
+        warn(str(exc))
+    except Exception as exc:  # the prompt must go through whatever happened
+        warn(f"internal error: {type(exc).__name__}: {exc}")
+    return 0
+
+
+# -- installer -----------------------------------------------------------------------------------------------
+
+
+def settings_path(project: Path, global_: bool) -> Path:
+    if global_:
+        return Path(os.path.expanduser("~")) / ".claude" / "settings.json"
+    return project / ".claude" / "settings.json"
+
+
+def _load_settings(path: Path) -> dict[str, Any]:
+    import json
+
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} does not hold a JSON object")
+    return data
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _is_ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and \
+        hook["command"].strip().startswith(HOOK_COMMAND)
+
+
+def install_claude(path: Path, command: str = HOOK_COMMAND) -> bool:
+    """Merge our UserPromptSubmit hook into a Claude Code settings file. False when it was already there."""
+    import json
+
+    settings = _load_settings(path)
+    hooks = settings.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InputError(f"{path}: 'hooks' is not a JSON object")
+    groups = hooks.setdefault("UserPromptSubmit", [])
+    if not isinstance(groups, list):
+        raise InputError(f"{path}: 'hooks.UserPromptSubmit' is not a list")
+    for group in groups:
+        if isinstance(group, dict) and any(_is_ours(h) for h in group.get("hooks", []) or []):
+            return False
+    groups.append({"hooks": [{"type": "command", "command": command, "timeout": 10}]})
+    _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    return True
+
+
+def uninstall_claude(path: Path) -> bool:
+    """Remove only our hook entry. False when it was not there."""
+    import json
+
+    settings = _load_settings(path)
+    groups = settings.get("hooks", {}).get("UserPromptSubmit") if isinstance(settings.get("hooks"), dict) else None
+    if not isinstance(groups, list):
+        return False
+    removed = False
+    kept_groups = []
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            kept = [h for h in group["hooks"] if not _is_ours(h)]
+            if len(kept) != len(group["hooks"]):
+                removed = True
+                if not kept:
+                    continue
+                group = {**group, "hooks": kept}
+        kept_groups.append(group)
+    if not removed:
+        return False
+    if kept_groups:
+        settings["hooks"]["UserPromptSubmit"] = kept_groups
+    else:
+        del settings["hooks"]["UserPromptSubmit"]
+        if not settings["hooks"]:
+            del settings["hooks"]
+    _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    return True

@@ -1,0 +1,267 @@
+"""Scan the docs folder into Doc records.
+
+A scan lists every `*.md` under the root with its (mtime_ns, size); only files whose pair changed since the
+cached index are read again. Nothing outside the root is ever opened: symlinks that resolve outside it are
+skipped, and so are FIFOs, sockets, devices and binary files.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import DocsError
+
+WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
+IGNORE_FILES = (".gitignore", ".ctxignore")
+SNIFF_BYTES = 8192
+
+Stat = tuple[int, int]  # (mtime_ns, size)
+
+
+@dataclass(frozen=True)
+class Doc:
+    path: str  # relative to the docs root, with forward slashes
+    mtime_ns: int
+    size: int
+    title: str
+    header: str
+    truncated: bool  # the header is not the whole body
+    keywords: tuple[str, ...] = ()  # from front matter
+    related: tuple[str, ...] = ()
+    pinned: str | None = None
+    decay: float | None = None
+    oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Scan:
+    files: dict[str, Stat]
+    warnings: tuple[str, ...]
+
+
+def check_root(root: Path) -> None:
+    if not root.exists():
+        raise DocsError(f"docs folder not found: {root}")
+    if not root.is_dir():
+        raise DocsError(f"docs path is not a folder: {root}")
+
+
+def _ignore_matcher(root: Path) -> Callable[[str], bool] | None:
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        try:
+            lines += (root / name).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+    if not lines:
+        return None
+    import pathspec  # only when an ignore file exists: it costs ~30 ms to import
+
+    spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return spec.match_file
+
+
+def scan(root: Path) -> Scan:
+    """Every indexable markdown file under root: relative path -> (mtime_ns, size)."""
+    check_root(root)
+    real_root = os.path.realpath(root)
+    ignored = _ignore_matcher(root)
+    files: dict[str, Stat] = {}
+    warnings: list[str] = []
+    seen_dirs = {real_root}
+
+    def inside(real: str) -> bool:
+        return real == real_root or real.startswith(real_root + os.sep)
+
+    def walk(directory: str, rel: str) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError as exc:
+            warnings.append(f"cannot read folder {rel or '.'}: {exc.strerror}")
+            return
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            relpath = rel + name
+            try:
+                is_link = entry.is_symlink()
+                if is_link:
+                    real = os.path.realpath(entry.path)
+                    if not inside(real):
+                        continue  # never follow a link out of the root
+                    st = os.stat(real)
+                else:
+                    st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if ignored is not None and ignored(relpath + "/"):
+                    continue
+                real_dir = os.path.realpath(entry.path) if is_link else entry.path
+                if is_link:
+                    if real_dir in seen_dirs:
+                        continue
+                    seen_dirs.add(real_dir)
+                walk(entry.path, relpath + "/")
+            elif stat.S_ISREG(st.st_mode) and name.endswith(".md"):
+                if ignored is not None and ignored(relpath):
+                    continue
+                files[relpath] = (st.st_mtime_ns, st.st_size)
+
+    walk(str(root), "")
+    return Scan(files, tuple(warnings))
+
+
+def read_text(root: Path, rel: str, limit: int | None = None) -> str | None:
+    """The file's text, or None when it is not a readable regular text file inside the root.
+
+    Opened non-blocking and checked with fstat, so a file swapped for a FIFO after the scan cannot hang the
+    turn; resolved first, so a symlink swapped to point outside the root is refused.
+    """
+    full = os.path.join(root, rel)
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(full)
+    if not real.startswith(real_root + os.sep):
+        return None
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit) if limit is not None else fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if b"\0" in data[:SNIFF_BYTES]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """(front matter, body, warning). Front matter is a leading YAML block between `---` lines."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.startswith("---\n") and not text.startswith("---\r\n"):
+        return {}, text, None
+    lines = text.splitlines(keepends=True)
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ("---", "..."):
+            block = "".join(lines[1:i])
+            body = "".join(lines[i + 1:])
+            import yaml  # only for docs that changed and carry front matter
+
+            try:
+                data = yaml.safe_load(block)
+            except yaml.YAMLError as exc:
+                return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
+            if data is None:
+                return {}, body, None
+            if not isinstance(data, dict):
+                return {}, body, "front matter is not a mapping"
+            return data, body, None
+    return {}, text, None
+
+
+def _str_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    return tuple(str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip())
+
+
+def header_of(body: str, lines: int) -> tuple[str, bool]:
+    """The WARM header: the first `lines` lines, or up to the marker if it comes earlier."""
+    all_lines = body.splitlines()
+    cut = min(lines, len(all_lines))
+    for i, line in enumerate(all_lines[:cut]):
+        if line.strip() == WARM_MARKER:
+            cut = i
+            break
+    rest = all_lines[cut:]
+    truncated = any(line.strip() and line.strip() != WARM_MARKER for line in rest)
+    return "\n".join(all_lines[:cut]).rstrip(), truncated
+
+
+def body_of(text: str) -> str:
+    return split_front_matter(text)[1]
+
+
+def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False) -> Doc:
+    meta, body, warning = split_front_matter(text)
+    warnings = [warning] if warning else []
+    title = ""
+    for line in body.splitlines():
+        if line.startswith("# "):
+            title = line[2:].strip()
+            break
+    header, truncated = header_of(body, warm_lines)
+    pinned = meta.get("pinned")
+    if pinned is True:
+        pinned = "warm"
+    elif pinned not in ("warm", "hot"):
+        pinned = None
+    decay = meta.get("decay")
+    if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 < decay <= 1:
+        if decay is not None:
+            warnings.append(f"front matter decay must be a number in (0, 1], got {decay!r}")
+        decay = None
+    return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
+               keywords=_str_list(meta.get("keywords")), related=_str_list(meta.get("related")),
+               pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
+               warnings=tuple(warnings))
+
+
+def load_doc(root: Path, rel: str, st: Stat, warm_lines: int, max_bytes: int) -> Doc | None:
+    """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
+    oversize = st[1] > max_bytes
+    # An oversized doc is indexed by its header only: read just enough bytes to find it.
+    text = read_text(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
+    if text is None:
+        return None
+    return parse_doc(rel, st, text, warm_lines, oversize)
+
+
+@dataclass(frozen=True)
+class Changes:
+    changed: tuple[Doc, ...]
+    removed: tuple[str, ...]
+    skipped: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changed or self.removed)
+
+
+def diff(root: Path, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
+         max_bytes: int) -> Changes:
+    """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
+
+    `cached` holds skipped files too, so a binary file is sniffed once, not every turn.
+    """
+    changed: list[Doc] = []
+    skipped: list[str] = []
+    warnings: list[str] = []
+    for rel, st in found.items():
+        if cached.get(rel) == st:
+            continue
+        doc = load_doc(root, rel, st, warm_lines, max_bytes)
+        if doc is None:
+            skipped.append(rel)
+            warnings.append(f"skipped {rel}: unreadable or binary")
+            continue
+        changed.append(doc)
+        warnings.extend(f"{rel}: {w}" for w in doc.warnings)
+    removed = tuple(rel for rel in cached if rel not in found)
+    return Changes(tuple(changed), removed, tuple(skipped), tuple(warnings))

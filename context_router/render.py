@@ -1,0 +1,117 @@
+"""Plan -> markdown, xml or json strings. Never prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .tiers import HOT, Plan, Stats
+
+FORMATS = ("markdown", "xml", "json")
+TRUNCATION_KEYWORDS = 4
+ICONS = {HOT: "🔥", "WARM": "🌡️"}
+
+
+def _keywords_hint(keywords: Sequence[str], path: str) -> str:
+    shown = [k for k in keywords if k != path][:TRUNCATION_KEYWORDS]
+    return ", ".join(shown) if shown else path
+
+
+@dataclass(frozen=True)
+class MarkdownLayout:
+    keywords: Callable[[str], Sequence[str]]
+
+    def box(self, stats: Stats) -> str:
+        title = f"╔══ ATTENTION STATE [Turn {stats.turn}] ══╗"
+        counts = f"║ 🔥 Hot: {stats.hot} │ 🌡️ Warm: {stats.warm} │ ❄️ Cold: {stats.cold} ║"
+        total = f"║ Total chars: {stats.used:,} / {stats.budget:,} ║"
+        lines = [title, counts, total]
+        if stats.intent:
+            lines.append(f"║ Intent: {stats.intent} ║")
+        lines.append("╚" + "═" * (len(title) - 2) + "╝")
+        return "\n".join(lines)
+
+    def hot(self, index: int, path: str, score: float, body: str) -> str:
+        return f"━━━ [🔥 HOT] {path} (score: {score:.2f}) ━━━\n{body.strip()}"
+
+    def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str:
+        text = f"━━━ [🌡️ WARM] {path} (score: {score:.2f}) ━━━\n{header}"
+        if truncated:
+            hint = _keywords_hint(self.keywords(path), path)
+            text += f"\n... [WARM: content truncated, mention {hint} to expand] ..."
+        return text
+
+    def closing(self, names: Sequence[str], more: int) -> str:
+        listed = ", ".join(names)
+        if more:
+            listed = f"{listed}, +{more} more" if listed else f"{more} files"
+        return f"... [left out for the budget: {listed}] ..."
+
+    def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
+        parts = [box, *blocks] + ([closing] if closing is not None else [])
+        return "\n\n".join(parts) + "\n"
+
+
+def _attr(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+@dataclass(frozen=True)
+class XmlLayout:
+    """Anthropic's long-context shape: each file as a <document> inside <documents>."""
+
+    keywords: Callable[[str], Sequence[str]]
+
+    def box(self, stats: Stats) -> str:
+        intent = f' intent="{stats.intent}"' if stats.intent else ""
+        return (f'<attention_state turn="{stats.turn}" hot="{stats.hot}" warm="{stats.warm}" cold="{stats.cold}"'
+                f' chars="{stats.used}" budget="{stats.budget}"{intent}/>')
+
+    def _doc(self, index: int, path: str, tier: str, score: float, content: str) -> str:
+        return (f'<document index="{index}" source="{_attr(path)}" tier="{tier}" score="{score:.2f}">\n'
+                f"{content}\n</document>")
+
+    def hot(self, index: int, path: str, score: float, body: str) -> str:
+        return self._doc(index, path, HOT, score, body.strip())
+
+    def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str:
+        if truncated:
+            header += (f"\n... [WARM: content truncated, mention {_keywords_hint(self.keywords(path), path)}"
+                       " to expand] ...")
+        return self._doc(index, path, "WARM", score, header)
+
+    def closing(self, names: Sequence[str], more: int) -> str:
+        listed = ", ".join(names)
+        if more:
+            listed = f"{listed}, +{more} more" if listed else f"{more} files"
+        return f"<omitted reason=\"budget\">{_attr(listed)}</omitted>"
+
+    def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
+        parts = [box, *blocks] + ([closing] if closing is not None else [])
+        return "<documents>\n" + "\n".join(parts) + "\n</documents>\n"
+
+
+def layout_for(fmt: str, keywords: Callable[[str], Sequence[str]]) -> MarkdownLayout | XmlLayout:
+    return XmlLayout(keywords) if fmt == "xml" else MarkdownLayout(keywords)
+
+
+def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]], extra: Mapping[str, Any] | None = None
+            ) -> str:
+    import json
+
+    data: dict[str, Any] = {
+        "turn": plan.stats.turn,
+        "session": session,
+        "budget_chars": plan.stats.budget,
+        "used_chars": len(plan.output),
+        "files": [{"path": e.path, "tier": e.tier, "score": round(e.score, 4), "chars": len(e.text),
+                   "reasons": list(reasons.get(e.path, ()))} for e in plan.entries],
+        "cold_count": plan.stats.cold,
+        "omitted": list(plan.omitted),
+        "context": plan.output,
+    }
+    if plan.stats.intent:
+        data["intent"] = plan.stats.intent
+    if extra:
+        data.update(extra)
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,129 @@
+"""Read-only views of a workspace: status, explain, check. They never change a session's state."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from . import index
+from .errors import InputError
+from .router import Workspace, doc_keywords, pin_floors, refresh
+
+SHARED_KEYWORD_FILES = 4  # a keyword naming this many files or more is flagged by `ctx check`
+
+
+@dataclass(frozen=True)
+class StatusRow:
+    path: str
+    score: float
+    tier: str
+    last_hit_turn: int
+    pinned: bool
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Status:
+    session: str
+    turn: int
+    rows: tuple[StatusRow, ...]
+    n_docs: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"session": self.session, "turn": self.turn,
+                "files": [{"path": r.path, "score": round(r.score, 4), "tier": r.tier,
+                           "last_hit_turn": r.last_hit_turn, "pinned": r.pinned} for r in self.rows]}
+
+
+def tier_of(ws: Workspace, score: float) -> str:
+    cfg = ws.config
+    return "HOT" if score >= cfg.hot.threshold else "WARM" if score >= cfg.warm.threshold else "COLD"
+
+
+def status(ws: Workspace, session: str) -> Status:
+    with ws.store.transaction():
+        snap = refresh(ws)
+        sess = ws.store.session(session)
+        pinned = pin_floors(ws.config, snap, ws.store.pins(), time.time())
+        scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in snap.docs),
+                        key=lambda kv: (-kv[1].score, kv[0]))
+        docs = ws.store.docs([p for p, _ in scored])
+    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned,
+                           doc_keywords(ws.config, docs[p]) if p in docs else ()) for p, fs in scored)
+    return Status(session, sess.turn, rows, len(snap.docs))
+
+
+def body_text(ws: Workspace, path: str) -> str:
+    text = index.read_text(ws.config.docs_root, path)
+    return "" if text is None else index.body_of(text)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    path: str
+    session: str
+    turn: int
+    score: float
+    keywords: tuple[str, ...]
+    history: tuple[tuple[int, float, str], ...]
+
+
+def normalise_path(path: str) -> str:
+    path = path.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def explain(ws: Workspace, session: str, path: str) -> Explanation:
+    path = normalise_path(path)
+    with ws.store.transaction():
+        snap = refresh(ws)
+        history = ws.store.history(session, path)
+        if path not in snap.docs and not history:
+            raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
+        sess = ws.store.session(session)
+        docs = ws.store.docs([path])
+    fs = sess.scores.get(path)
+    kws = doc_keywords(ws.config, docs[path]) if path in docs else ()
+    return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(history))
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str  # "error" | "warning"
+    message: str
+
+
+def check(ws: Workspace) -> tuple[Finding, ...]:
+    cfg = ws.config
+    findings: list[Finding] = []
+    messages: list[str] = []
+    with ws.store.transaction():
+        snap = refresh(ws, messages.append)
+        docs = ws.store.docs()
+    findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
+    for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned)):
+        for path in paths:
+            if path not in snap.docs:
+                findings.append(Finding("warning", f"{section}: {path} is not a doc in {cfg.docs_root}"))
+    for source, targets in cfg.related.items():
+        for target in targets:
+            if target not in snap.docs:
+                findings.append(Finding("warning", f"related.{source}: {target} is not a doc"))
+    for path, doc in sorted(docs.items()):
+        for target in doc.related:
+            if target not in snap.docs:
+                findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
+        if not doc.title:
+            findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))
+    kmap_owners: dict[str, set[str]] = {}
+    for path, doc in docs.items():
+        for kw in doc_keywords(cfg, doc):
+            if kw != path:
+                kmap_owners.setdefault(kw, set()).add(path)
+    for kw, owners in sorted(kmap_owners.items()):
+        if len(owners) >= SHARED_KEYWORD_FILES:
+            findings.append(Finding("warning", f"keyword {kw!r} names {len(owners)} files: every mention makes "
+                                               "all of them HOT"))
+    return tuple(findings)

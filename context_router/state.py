@@ -1,0 +1,275 @@
+"""The SQLite store: sessions, scores, history with causes, pins, the docs index and the config cache.
+
+One turn is one transaction (BEGIN IMMEDIATE), so concurrent turns serialise instead of losing updates and a
+killed turn leaves the last committed one. A file that is not our database (not SQLite, truncated, another
+application's, a newer schema) is moved aside as `state.db.corrupt-<timestamp>` and a fresh state starts.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .attention import FileScore
+from .errors import StateError
+from .index import Doc, Stat
+
+APPLICATION_ID = 0x63747872  # "ctxr"
+SCHEMA_VERSION = 1
+ENV_STATE = "CTX_STATE"
+BUSY_TIMEOUT_MS = 60_000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS docs (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, skipped INTEGER NOT NULL,
+    title TEXT, header TEXT, truncated INTEGER, keywords BLOB, related BLOB, pinned TEXT, decay REAL,
+    oversize INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (name TEXT PRIMARY KEY, turn INTEGER NOT NULL, bucket BLOB) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS scores (
+    session TEXT NOT NULL, path TEXT NOT NULL, score REAL NOT NULL, last_hit_turn INTEGER NOT NULL,
+    hits INTEGER NOT NULL, PRIMARY KEY (session, path)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history (
+    session TEXT NOT NULL, turn INTEGER NOT NULL, path TEXT NOT NULL, score REAL NOT NULL, causes TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS history_by_path ON history (session, path, turn);
+CREATE TABLE IF NOT EXISTS pins (
+    path TEXT PRIMARY KEY, level TEXT NOT NULL, created REAL NOT NULL, expires REAL,
+    attestation TEXT) WITHOUT ROWID;
+"""
+
+
+class ForeignState(Exception):
+    """The file is not a ctx state database we can use."""
+
+
+@dataclass(frozen=True)
+class Session:
+    name: str
+    turn: int
+    scores: dict[str, FileScore]
+    bucket: tuple[float, float]  # rate limit: (tokens left, wall-clock time they were counted)
+
+
+@dataclass(frozen=True)
+class Pin:
+    path: str
+    level: str
+    created: float
+    expires: float | None
+    attestation: str | None
+
+
+WATCH_LOCK = "watch.lock"
+
+
+def watch_alive(state_dir: Path) -> bool:
+    """Whether a `ctx watch` holds the lock on this state folder (it keeps the index current while it lives).
+
+    An fcntl lock dies with its process, so a killed watcher is never mistaken for a live one.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(state_dir / WATCH_LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def default_path(state_dir: Path) -> Path:
+    env = os.environ.get(ENV_STATE)
+    return Path(env) if env else state_dir / "state.db"
+
+
+class Store:
+    def __init__(self, path: Path, warn: Any = None):
+        self.path = path
+        self.warn = warn or (lambda message: None)
+        try:
+            self.conn = self._open()
+        except (sqlite3.DatabaseError, ForeignState) as exc:
+            self._set_aside(exc)
+            self.conn = self._open()
+
+    @classmethod
+    def recover(cls, path: Path, reason: BaseException, warn: Any = None) -> "Store":
+        """Set aside a state file that failed mid-use and start a fresh one."""
+        store = cls.__new__(cls)
+        store.path = path
+        store.warn = warn or (lambda message: None)
+        store._set_aside(reason)
+        store.conn = store._open()
+        return store
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StateError(f"cannot create state folder {self.path.parent}: {exc.strerror}") from None
+        try:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.OperationalError as exc:
+            raise StateError(f"cannot open state {self.path}: {exc}") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            app_id, version = (conn.execute("PRAGMA application_id").fetchone()[0],
+                               conn.execute("PRAGMA user_version").fetchone()[0])
+            if app_id == 0 and version == 0:
+                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if tables:
+                    raise ForeignState("another application's database")
+                self._create(conn)
+            elif app_id != APPLICATION_ID:
+                raise ForeignState("another application's database")
+            elif version != SCHEMA_VERSION:
+                raise ForeignState(f"schema version {version}, this ctx knows {SCHEMA_VERSION}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _create(conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:  # another process may have won the race
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.executescript("BEGIN;" + SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
+                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            else:
+                conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _set_aside(self, reason: BaseException) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
+        try:
+            os.replace(self.path, target)
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.path.name + suffix)
+                if side.exists():
+                    os.replace(side, target.with_name(target.name + suffix))
+        except FileNotFoundError:
+            pass  # another process set it aside first
+        except OSError as exc:
+            raise StateError(f"cannot move aside unusable state {self.path}: {exc.strerror}") from None
+        self.warn(f"warning: state {self.path.name} was unusable ({reason}); moved to {target.name}, "
+                  "starting fresh")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[None]:
+        self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- meta and caches -------------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> Any:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return marshal.loads(row[0]) if row else None
+
+    def put_meta(self, key: str, value: Any) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, marshal.dumps(value)))
+
+    # -- docs index ------------------------------------------------------------------------------------------
+
+    def index_stats(self) -> dict[str, Stat]:
+        return {p: (m, s) for p, m, s in self.conn.execute("SELECT path, mtime_ns, size FROM docs")}
+
+    def clear_index(self) -> None:
+        self.conn.execute("DELETE FROM docs")
+
+    def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
+        self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((d.path, d.mtime_ns, d.size, d.title, d.header, int(d.truncated), marshal.dumps(d.keywords),
+              marshal.dumps(d.related), d.pinned, d.decay, int(d.oversize)) for d in docs))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
+            ((p, st[0], st[1]) for p, st in skipped))
+
+    def docs(self, paths: Iterable[str] | None = None) -> dict[str, Doc]:
+        query = ("SELECT path, mtime_ns, size, title, header, truncated, keywords, related, pinned, decay, oversize"
+                 " FROM docs WHERE skipped = 0")
+        if paths is None:
+            rows = self.conn.execute(query).fetchall()
+        else:
+            wanted = list(paths)
+            rows = []
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i:i + 500]
+                rows += self.conn.execute(f"{query} AND path IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        return {r[0]: Doc(path=r[0], mtime_ns=r[1], size=r[2], title=r[3], header=r[4], truncated=bool(r[5]),
+                          keywords=marshal.loads(r[6]), related=marshal.loads(r[7]), pinned=r[8], decay=r[9],
+                          oversize=bool(r[10])) for r in rows}
+
+    # -- sessions ---------------------------------------------------------------------------------------------
+
+    def session(self, name: str) -> Session:
+        row = self.conn.execute("SELECT turn, bucket FROM sessions WHERE name = ?", (name,)).fetchone()
+        scores = {p: FileScore(s, t, h) for p, s, t, h in self.conn.execute(
+            "SELECT path, score, last_hit_turn, hits FROM scores WHERE session = ?", (name,))}
+        if row is None:
+            return Session(name, 0, scores, (-1.0, 0.0))
+        return Session(name, row[0], scores, tuple(marshal.loads(row[1])))  # type: ignore[arg-type]
+
+    def sessions(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM sessions ORDER BY name")]
+
+    def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
+                  bucket: tuple[float, float]) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket) VALUES (?, ?, ?)",
+                          (name, turn, marshal.dumps(bucket)))
+        self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
+        self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
+                              ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
+        self.conn.executemany(
+            "INSERT INTO history VALUES (?, ?, ?, ?, ?)",
+            ((name, turn, p, scores[p].score if p in scores else 0.0, " ".join(c)) for p, c in causes.items()))
+
+    def history(self, name: str, path: str) -> list[tuple[int, float, str]]:
+        return list(self.conn.execute(
+            "SELECT turn, score, causes FROM history WHERE session = ? AND path = ? ORDER BY turn, rowid",
+            (name, path)))
+
+    def reset(self, name: str) -> bool:
+        existed = self.conn.execute("DELETE FROM sessions WHERE name = ?", (name,)).rowcount > 0
+        self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
+        self.conn.execute("DELETE FROM history WHERE session = ?", (name,))
+        return existed
+
+    # -- pins -------------------------------------------------------------------------------------------------
+
+    def pins(self) -> dict[str, Pin]:
+        return {r[0]: Pin(*r) for r in self.conn.execute(
+            "SELECT path, level, created, expires, attestation FROM pins")}
+
+    def pin(self, pin: Pin) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO pins VALUES (?, ?, ?, ?, ?)",
+                          (pin.path, pin.level, pin.created, pin.expires, pin.attestation))
+
+    def unpin(self, path: str) -> bool:
+        return self.conn.execute("DELETE FROM pins WHERE path = ?", (path,)).rowcount > 0

@@ -1,0 +1,163 @@
+"""The tier plan under the budget. Pure: the text of each block comes from a Layout and a content reader.
+
+Ranking is deterministic (score, hit this turn, keyword hits, most recent hit, path). HOT candidates beyond
+the HOT cap are shown as WARM; a HOT file that no longer fits in full is shown as WARM if its header fits;
+whatever still does not fit is omitted and named in one closing line as far as the budget allows. The whole
+output, box and closing line included, never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping, Protocol, Sequence
+
+from .attention import FileScore
+
+HOT = "HOT"
+WARM = "WARM"
+
+
+@dataclass(frozen=True)
+class Caps:
+    hot_threshold: float
+    hot_max: int
+    warm_threshold: float
+    warm_max: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    score: float
+    tier: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    tier: str
+    score: float
+    text: str  # the rendered block
+
+
+@dataclass(frozen=True)
+class Stats:
+    turn: int
+    hot: int
+    warm: int
+    cold: int
+    used: int
+    budget: int
+    intent: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    entries: tuple[Entry, ...]
+    omitted: tuple[str, ...]
+    stats: Stats
+    output: str
+
+
+class Layout(Protocol):
+    def box(self, stats: Stats) -> str: ...
+    def hot(self, index: int, path: str, score: float, body: str) -> str: ...
+    def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str: ...
+    def closing(self, names: Sequence[str], more: int) -> str: ...
+    def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str: ...
+
+
+@dataclass(frozen=True)
+class DocView:
+    """What the planner needs of a doc to render it."""
+
+    body: Callable[[], str | None]  # the whole file, read on demand (None: gone or unreadable)
+    header: str
+    truncated: bool
+
+
+def rank(scores: Mapping[str, FileScore], hit: frozenset[str]) -> list[tuple[str, FileScore]]:
+    return sorted(scores.items(),
+                  key=lambda kv: (-kv[1].score, kv[0] not in hit, -kv[1].hits, -kv[1].last_hit_turn, kv[0]))
+
+
+def candidates(ranked: Sequence[tuple[str, FileScore]], caps: Caps) -> list[Candidate]:
+    out: list[Candidate] = []
+    n_hot = n_warm = 0
+    for path, fs in ranked:
+        if fs.score >= caps.hot_threshold and n_hot < caps.hot_max:
+            out.append(Candidate(path, fs.score, HOT))
+            n_hot += 1
+        elif fs.score >= caps.warm_threshold and n_warm < caps.warm_max:
+            out.append(Candidate(path, fs.score, WARM))  # HOT overflow is shown as WARM, not hidden
+            n_warm += 1
+    return out
+
+
+def _separator_cost(layout: Layout) -> int:
+    return len(layout.compose("", [""], None)) - len(layout.compose("", [], None))
+
+
+def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
+        n_docs: int, intent: str | None = None) -> Plan:
+    """Place the candidates, in rank order, inside `budget` characters."""
+    sep = _separator_cost(layout)
+    # Reserve room for the box at its widest: every count and the total at their largest.
+    widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent))
+    remaining = budget - len(layout.compose(widest, [], None))
+    entries: list[Entry] = []
+    omitted: list[str] = []
+    for cand in cands:
+        view = views.get(cand.path)
+        if view is None:
+            continue
+        text = None
+        tier = cand.tier
+        if tier == HOT:
+            body = view.body()
+            if body is None:
+                continue
+            text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
+            if len(text) + sep > remaining:
+                text, tier = None, WARM
+        if text is None:
+            text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
+            if len(text) + sep > remaining:
+                omitted.append(cand.path)
+                continue
+        entries.append(Entry(cand.path, tier, cand.score, text))
+        remaining -= len(text) + sep
+
+    closing = _closing(layout, omitted, remaining - sep) if omitted and entries else None
+    return _compose(layout, entries, omitted, closing, turn, n_docs, budget, intent)
+
+
+def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:
+    """The longest closing line that names omitted files and fits in `room`."""
+    for k in range(len(omitted), -1, -1):
+        line = layout.closing(omitted[:k], len(omitted) - k)
+        if len(line) <= room:
+            return line
+    return None
+
+
+def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: str | None, turn: int,
+             n_docs: int, budget: int, intent: str | None) -> Plan:
+    if not entries:
+        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent), "")
+    n_hot = sum(1 for e in entries if e.tier == HOT)
+    n_warm = len(entries) - n_hot
+    cold = max(0, n_docs - len(entries))
+    blocks = [e.text for e in entries]
+    used = 0
+    # "Total chars" counts the box itself: settle it in a few passes (the digit count can only grow).
+    for _ in range(4):
+        stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent)
+        output = layout.compose(layout.box(stats), blocks, closing)
+        if len(output) == used:
+            break
+        used = len(output)
+    if len(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
+        dropped = entries.pop().path
+        return _compose(layout, entries, [dropped, *omitted], None, turn, n_docs, budget, intent)
+    return Plan(tuple(entries), tuple(omitted), replace(stats, used=len(output)), output)
