@@ -53,7 +53,6 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
         note(path, "decay")
 
     for path, kws in hits.items():
-        fs = scores.get(path, FileScore(0.0))
         scores[path] = FileScore(1.0, turn, len(kws))
         for kw in kws:
             note(path, f"keyword:{kw}")

@@ -62,7 +62,7 @@ def _ignore_matcher(root: Path) -> Callable[[str], bool] | None:
         return None
     import pathspec  # only when an ignore file exists: it costs ~30 ms to import
 
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return spec.match_file
 
 

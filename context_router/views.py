@@ -25,28 +25,42 @@ def token_counter() -> Callable[[str], int] | None:
     return lambda text: len(enc.encode(text, disallowed_special=()))
 
 
+def _shown_keywords(keywords: tuple[str, ...], path: str, limit: int = 5) -> str:
+    shown = [k for k in keywords if k != path][:limit]
+    more = len([k for k in keywords if k != path]) - len(shown)
+    return ", ".join(shown) + (f" +{more}" if more > 0 else "")
+
+
 def status_table(st: Status, body: Callable[[str], str]) -> None:
-    from rich.box import SIMPLE_HEAD
+    """A rich table on a terminal; aligned plain text (no ANSI, no wrapping) when piped."""
     from rich.console import Console
-    from rich.table import Table
 
     console = Console(highlight=False)
-    count = token_counter()
-    table = Table(title=f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs",
-                  box=SIMPLE_HEAD)
-    for name, justify in (("doc", "left"), ("score", "right"), ("", "left"), ("tier", "left"),
-                          ("last hit", "right"), ("tokens", "right"), ("keywords", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
-    for row in st.rows:
-        tokens = f"{count(body(row.path)):,}" if count else "-"
-        tier = row.tier + (" 📌" if row.pinned else "")
-        table.add_row(row.path, f"{row.score:.2f}", bar(row.score), f"[{style[row.tier]}]{tier}[/]",
-                      str(row.last_hit_turn) if row.last_hit_turn else "-", tokens,
-                      ", ".join(k for k in row.keywords if k != row.path))
+    title = f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs"
     if not st.rows:
-        console.print(f"session {st.session!r}: no scored docs yet (turn {st.turn}, {st.n_docs} docs)")
+        print(f"{title}: no scored docs yet")
         return
+    count = token_counter()
+    rows = [(r.path, f"{r.score:.2f}", bar(r.score), r.tier + (" pinned" if r.pinned else ""),
+             str(r.last_hit_turn) if r.last_hit_turn else "-", f"{count(body(r.path)):,}" if count else "-",
+             _shown_keywords(r.keywords, r.path)) for r in st.rows]
+    headers = ("doc", "score", "", "tier", "last hit", "tokens", "keywords")
+    if not console.is_terminal:
+        widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+        print(title)
+        for line in (headers, *rows):
+            print("  ".join(cell.ljust(w) if i in (0, 2, 3, 6) else cell.rjust(w)
+                            for i, (cell, w) in enumerate(zip(line, widths))).rstrip())
+        return
+    from rich.box import SIMPLE_HEAD
+    from rich.table import Table
+
+    table = Table(title=title, box=SIMPLE_HEAD)
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i in (0, 2, 3, 6) else "right", no_wrap=i != 6)
+    style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
+    for row, r in zip(rows, st.rows):
+        table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])
     console.print(table)
 
 

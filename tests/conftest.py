@@ -1,0 +1,66 @@
+"""Shared fixtures: state always under tmp_path, a private copy of docs-sample per test."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from context_router.entry import main
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_DOCS = REPO / "docs-sample"
+SAMPLE_CONFIG = REPO / "config.yaml"
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    state = tmp_path / "state" / "state.db"
+    monkeypatch.setenv("CTX_STATE", str(state))
+    for name in ("CTX_CONFIG", "CTX_SESSION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return state
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """A copy of docs-sample and its config (without the rate limit); returns the config path."""
+    root = tmp_path / "project"
+    shutil.copytree(SAMPLE_DOCS, root / "docs-sample")
+    text = SAMPLE_CONFIG.read_text(encoding="utf-8") + "rate_limit: {turns_per_minute: 0}\n"
+    (root / "config.yaml").write_text(text, encoding="utf-8")
+    return root / "config.yaml"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def ctx(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """Run the `ctx` entry point in-process: ctx("route", "prompt", stdin=b"...") -> Result."""
+
+    def run(*args: str, stdin: bytes = b"") -> Result:
+        capsys.readouterr()
+        fake = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", fake)
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def write_docs(root: Path, docs: dict[str, str]) -> None:
+    for rel, text in docs.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")

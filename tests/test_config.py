@@ -1,0 +1,84 @@
+from pathlib import Path
+
+import pytest
+
+from context_router import config
+from context_router.errors import ConfigError
+
+
+def load(tmp_path: Path, text: str) -> config.Config:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return config.load(path)
+
+
+def test_defaults_without_a_file(tmp_path):
+    cfg = config.load(None, cwd=tmp_path)
+    assert cfg.budget_chars == 25000
+    assert (cfg.hot.threshold, cfg.hot.max_files) == (0.8, 4)
+    assert (cfg.warm.threshold, cfg.warm.max_files, cfg.warm.lines) == (0.25, 8, 25)
+    assert cfg.decay_default == 0.7 and cfg.coactivation == 0.35 and cfg.auto_keywords
+    assert cfg.budget_for("claude") == 10000
+
+
+def test_full_schema_and_relative_docs(tmp_path):
+    cfg = load(tmp_path, """
+docs: mydocs
+budget_chars: 9000
+decay: {default: 0.6, prefixes: {"systems/": 0.85, "systems/core/": 0.95}}
+keywords: {systems/legion.md: [legion, RTX 5090]}
+related: {systems/legion.md: [./integrations/pipe.md]}
+pinned: {overview.md: hot, notes.md: warm}
+hosts: {claude: {budget_chars: 20000}}
+""")
+    assert cfg.docs_root == tmp_path / "mydocs"
+    assert cfg.decay_for("systems/core/x.md") == 0.95
+    assert cfg.decay_for("systems/x.md") == 0.85
+    assert cfg.decay_for("other.md") == 0.6
+    assert cfg.related["systems/legion.md"] == ("integrations/pipe.md",)
+    assert cfg.pinned == {"overview.md": "hot", "notes.md": "warm"}
+    assert cfg.budget_for("claude") == 9000  # the smaller of host and config
+    assert config.load(tmp_path / "config.yaml").state_dir == tmp_path / ".ctx"
+
+
+def test_pinned_as_list(tmp_path):
+    assert load(tmp_path, "pinned: [a.md, b.md]").pinned == {"a.md": "warm", "b.md": "warm"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("tiers: {hot: {threshold: 1.5}}", "config.yaml:1: tiers.hot.threshold: must be in [0, 1], got 1.5"),
+    ("colour: red", "config.yaml:1: colour: unknown key"),
+    ("budget_chars: lots", "budget_chars: must be an integer, got a string"),
+    ("budget_chars: -5", "budget_chars: must be at least 1, got -5"),
+    ("\n\ndecay: {default: 0}", "config.yaml:3: decay.default: must be in (0, 1], got 0"),
+    ("decay: {default: 1.2}", "decay.default: must be in (0, 1], got 1.2"),
+    ("tiers: {hot: {threshold: 0.2}, warm: {threshold: 0.5}}", "tiers.hot.threshold: must not be below"),
+    ("tiers: {warm: {max_files: -1}}", "tiers.warm.max_files: must be at least 0, got -1"),
+    ("keywords: [a, b]", "keywords: must be a mapping, got a list"),
+    ("pinned: {a.md: lukewarm}", "pinned.a.md: must be warm or hot"),
+    ("auto_keywords: maybe", "auto_keywords: must be true or false, got a string"),
+    ("docs: [1, 2]: x", "config.yaml:1: invalid YAML"),
+    ("a: b\n  c: d\n", "config.yaml:2: invalid YAML"),
+    ("- just\n- a list", "must be a mapping, got a list"),
+])
+def test_errors_name_the_key_and_line(tmp_path, text, message):
+    with pytest.raises(ConfigError) as err:
+        load(tmp_path, text)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+    assert err.value.exit_code == 2
+
+
+def test_discovery_order(tmp_path, monkeypatch):
+    (tmp_path / "config.yaml").write_text("budget_chars: 1\n")
+    other = tmp_path / "other.yaml"
+    other.write_text("budget_chars: 2\n")
+    assert config.discover(None, tmp_path) == tmp_path / "config.yaml"
+    monkeypatch.setenv("CTX_CONFIG", str(other))
+    assert config.discover(None, tmp_path) == other
+    assert config.discover("config.yaml", tmp_path) == tmp_path / "config.yaml"
+    with pytest.raises(ConfigError, match="config file not found: missing.yaml"):
+        config.discover("missing.yaml", tmp_path)
+    monkeypatch.delenv("CTX_CONFIG")
+    (tmp_path / "config.yaml").unlink()
+    assert config.discover(None, tmp_path) is None

@@ -1,0 +1,94 @@
+import os
+import socket
+
+import pytest
+
+from context_router import index
+from context_router.errors import DocsError
+
+from .conftest import write_docs
+
+LONG = "# Long\n" + "".join(f"line {i}\n" for i in range(40))
+
+
+def test_scan_recursive_skips_hidden_and_non_md(tmp_path):
+    write_docs(tmp_path, {"a.md": "# A\n", "sub/b.md": "# B\n", ".hidden/c.md": "x", "notes.txt": "x",
+                          "sub/.d.md": "x"})
+    assert sorted(index.scan(tmp_path).files) == ["a.md", "sub/b.md"]
+
+
+def test_gitignore_and_ctxignore(tmp_path):
+    write_docs(tmp_path, {"a.md": "a", "drafts/b.md": "b", "c.md": "c", "keep/d.md": "d",
+                          ".gitignore": "drafts/\n", ".ctxignore": "c.md\n"})
+    assert sorted(index.scan(tmp_path).files) == ["a.md", "keep/d.md"]
+
+
+def test_missing_root_is_a_clear_error(tmp_path):
+    with pytest.raises(DocsError, match="docs folder not found"):
+        index.scan(tmp_path / "nope")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(DocsError, match="not a folder"):
+        index.scan(tmp_path / "file")
+
+
+def test_header_stops_at_lines_or_marker():
+    header, truncated = index.header_of(LONG, 25)
+    assert header.splitlines()[-1] == "line 23" and len(header.splitlines()) == 25 and truncated
+    text = "# M\nrole\n" + index.WARM_MARKER + "\nsecret body\n"
+    header, truncated = index.header_of(text, 25)
+    assert header == "# M\nrole" and truncated
+    assert index.header_of("# Short\nbody\n", 25) == ("# Short\nbody", False)
+
+
+def test_front_matter_parsed_and_stripped():
+    text = "---\nkeywords: [Alpha, beta]\nrelated: other.md\npinned: hot\ndecay: 0.9\n---\n# Title\nbody\n"
+    doc = index.parse_doc("x.md", (1, len(text)), text, 25)
+    assert (doc.title, doc.keywords, doc.related, doc.pinned, doc.decay) == (
+        "Title", ("Alpha", "beta"), ("other.md",), "hot", 0.9)
+    assert doc.header == "# Title\nbody"
+    bad = index.parse_doc("y.md", (1, 1), "---\nkeywords: [\n---\n# T\n", 25)
+    assert bad.keywords == () and bad.warnings and "invalid front matter" in bad.warnings[0]
+
+
+def test_diff_reads_only_changed_files(tmp_path):
+    write_docs(tmp_path, {"a.md": "# A\n", "b.md": "# B\n"})
+    first = index.scan(tmp_path).files
+    changes = index.diff(tmp_path, first, {}, 25, 10**6)
+    assert sorted(d.path for d in changes.changed) == ["a.md", "b.md"]
+    os.utime(tmp_path / "a.md", ns=(1, 1))
+    (tmp_path / "b.md").unlink()
+    second = index.scan(tmp_path).files
+    changes = index.diff(tmp_path, second, first, 25, 10**6)
+    assert [d.path for d in changes.changed] == ["a.md"] and changes.removed == ("b.md",)
+
+
+def test_hostile_files_are_skipped(tmp_path):
+    outside = tmp_path / "outside"
+    root = tmp_path / "root"
+    write_docs(outside, {"secret.md": "TOP SECRET\n", "dir/s2.md": "TOP SECRET 2\n"})
+    write_docs(root, {"ok.md": "# Ok\n", "inner/real.md": "# Real\n"})
+    (root / "link-out.md").symlink_to(outside / "secret.md")
+    (root / "dir-out").symlink_to(outside / "dir")
+    (root / "link-in.md").symlink_to(root / "inner" / "real.md")
+    os.mkfifo(root / "fifo.md")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(root / "sock.md"))
+    (root / "binary.md").write_bytes(b"# Bin\x00\x01\x02")
+    (root / "latin1.md").write_bytes(b"# Caf\xe9\n")
+    try:
+        files = index.scan(root).files
+        assert sorted(files) == ["binary.md", "inner/real.md", "latin1.md", "link-in.md", "ok.md"]
+        assert index.read_text(root, "link-out.md") is None  # even when asked directly
+        assert index.read_text(root, "fifo.md") is None
+        changes = index.diff(root, files, {}, 25, 10**6)
+        assert changes.skipped == ("binary.md",)
+        latin = next(d for d in changes.changed if d.path == "latin1.md")
+        assert latin.title == "Caf\ufffd"
+    finally:
+        sock.close()
+
+
+def test_oversize_doc_indexed_by_header(tmp_path):
+    write_docs(tmp_path, {"big.md": LONG * 50})
+    doc = index.load_doc(tmp_path, "big.md", (1, len(LONG) * 50), 25, 1000)
+    assert doc is not None and doc.oversize and doc.truncated and doc.title == "Long"
