@@ -6,8 +6,8 @@ Scores live in a plain dict: only files ever hit carry a score, so a turn touche
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping
 
 # Below this a score counts as zero and the file is dropped from the session: 0.70 ** 20.
 ZERO = 0.0008

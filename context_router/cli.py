@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 import typer
 
@@ -34,17 +35,17 @@ def _warn(message: str) -> None:
     print(f"ctx: {message}", file=sys.stderr)
 
 
-def _session(value: Optional[str]) -> str:
+def _session(value: str | None) -> str:
     return value or os.environ.get(ENV_SESSION) or "default"
 
 
-def _workspace(config: Optional[str], docs: Optional[str] = None) -> Any:
+def _workspace(config: str | None, docs: str | None = None) -> Any:
     from .router import open_workspace
 
     return open_workspace(config, docs, warn=_warn)
 
 
-def _with_workspace(config: Optional[str], docs: Optional[str], fn: Callable[[Any], Any]) -> Any:
+def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any]) -> Any:
     ws = _workspace(config, docs)
     try:
         return fn(ws)
@@ -63,14 +64,15 @@ def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on 
 
 
 @app.command()
-def route(prompt: Optional[str] = typer.Argument(None, help="The prompt; read from stdin when left out."),
+def route(prompt: str | None = typer.Argument(None, help="The prompt; read from stdin when left out."),
           fmt: str = typer.Option("markdown", "--format", "-f", help="markdown, xml or json."),
-          budget: Optional[int] = typer.Option(None, "--budget", help="Character budget for this turn."),
-          session: Optional[str] = SessionOpt, dry_run: bool = typer.Option(
+          budget: int | None = typer.Option(None, "--budget", help="Character budget for this turn."),
+          session: str | None = SessionOpt, dry_run: bool = typer.Option(
               False, "--dry-run", help="Show what this turn would print without changing state."),
-          docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+          docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Run one turn: update the scores from PROMPT and print the HOT and WARM docs."""
-    from .router import TurnRequest, route as run_route
+    from .router import TurnRequest
+    from .router import route as run_route
 
     if prompt is None:
         if sys.stdin.isatty():
@@ -88,8 +90,8 @@ def route(prompt: Optional[str] = typer.Argument(None, help="The prompt; read fr
 
 
 @app.command()
-def status(session: Optional[str] = SessionOpt, as_json: bool = typer.Option(False, "--json", help="JSON output."),
-           docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+def status(session: str | None = SessionOpt, as_json: bool = typer.Option(False, "--json", help="JSON output."),
+           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Every scored doc of the session: score, tier, last hit, keywords, tokens. Changes nothing."""
     from . import report
 
@@ -107,8 +109,8 @@ def status(session: Optional[str] = SessionOpt, as_json: bool = typer.Option(Fal
 
 @app.command()
 def explain(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
-            session: Optional[str] = SessionOpt, docs: Optional[str] = DocsOpt,
-            config: Optional[str] = ConfigOpt) -> None:
+            session: str | None = SessionOpt, docs: str | None = DocsOpt,
+            config: str | None = ConfigOpt) -> None:
     """The doc's score turn by turn, with what changed it."""
     from . import report
     from .views import explanation
@@ -119,7 +121,7 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
 @app.command()
 def pin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
         hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
-        docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+        docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Pin a doc so its score never drops below WARM (or HOT) in any session."""
     from .pins import pin as do_pin
 
@@ -129,7 +131,7 @@ def pin(path: str = typer.Argument(..., help="Doc path relative to the docs fold
 
 @app.command()
 def unpin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
-          docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+          docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Remove a pin made with `ctx pin`."""
     from .pins import unpin as do_unpin
 
@@ -137,8 +139,8 @@ def unpin(path: str = typer.Argument(..., help="Doc path relative to the docs fo
 
 
 @app.command()
-def reset(session: Optional[str] = SessionOpt, docs: Optional[str] = DocsOpt,
-          config: Optional[str] = ConfigOpt) -> None:
+def reset(session: str | None = SessionOpt, docs: str | None = DocsOpt,
+          config: str | None = ConfigOpt) -> None:
     """Forget a session's scores and turns."""
     from .pins import reset as do_reset
 
@@ -148,7 +150,7 @@ def reset(session: Optional[str] = SessionOpt, docs: Optional[str] = DocsOpt,
 
 
 @app.command()
-def check(docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> None:
+def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Validate the config against the docs: unknown paths, over-shared keywords, missing titles."""
     from . import report
 
@@ -161,7 +163,7 @@ def check(docs: Optional[str] = DocsOpt, config: Optional[str] = ConfigOpt) -> N
 @app.command()
 def init(docs: Path = typer.Argument(Path("docs"), help="The docs folder to describe."),
          output: Path = typer.Option(Path("config.yaml"), "--output", "-o", help="Where to write the config."),
-         from_cc: Optional[Path] = typer.Option(None, "--from-claude-cognitive",
+         from_cc: Path | None = typer.Option(None, "--from-claude-cognitive",
                                                 help="Convert claude-cognitive's keywords.json instead."),
          force: bool = typer.Option(False, "--force", help="Overwrite an existing config.")) -> None:
     """Write a config.yaml for a docs folder, with keywords derived from the docs."""
@@ -179,18 +181,18 @@ def init(docs: Path = typer.Argument(Path("docs"), help="The docs folder to desc
 
 
 @hook_app.command("claude")
-def hook_claude(config: Optional[str] = ConfigOpt, session: Optional[str] = SessionOpt) -> None:
+def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt) -> None:
     """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0."""
     _run_hook("claude", config, session)
 
 
 @hook_app.command("plain")
-def hook_plain(config: Optional[str] = ConfigOpt, session: Optional[str] = SessionOpt) -> None:
+def hook_plain(config: str | None = ConfigOpt, session: str | None = SessionOpt) -> None:
     """The prompt as text on stdin, markdown on stdout. Always exits 0."""
     _run_hook("plain", config, session)
 
 
-def _run_hook(host: str, config: Optional[str], session: Optional[str]) -> None:
+def _run_hook(host: str, config: str | None, session: str | None) -> None:
     from .hooks import run_hook
 
     args = (["--config", config] if config else []) + (["--session", session] if session else [])
@@ -201,7 +203,8 @@ def _run_hook(host: str, config: Optional[str], session: Optional[str]) -> None:
 def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
                    project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
     """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else."""
-    from .hooks import install_claude as do_install, settings_path
+    from .hooks import install_claude as do_install
+    from .hooks import settings_path
 
     path = settings_path(project, global_)
     print(f"installed the hook in {path}" if do_install(path) else f"the hook is already in {path}")
@@ -211,7 +214,8 @@ def install_claude(global_: bool = typer.Option(False, "--global", help="The use
 def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
                      project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
     """Remove only our hook entry from .claude/settings.json."""
-    from .hooks import settings_path, uninstall_claude as do_uninstall
+    from .hooks import settings_path
+    from .hooks import uninstall_claude as do_uninstall
 
     path = settings_path(project, global_)
     print(f"removed the hook from {path}" if do_uninstall(path) else f"no ctx hook in {path}")

@@ -44,7 +44,7 @@ def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise InputError("hook input is not UTF-8 text") from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise InputError(f"hook input is not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict):
         raise InputError("hook input is not a JSON object")

@@ -10,7 +10,7 @@ token occurs in the prompt.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 _TOKEN = re.compile(r"\w+")
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from . import attention, config as config_mod, index, keywords, render, tiers
+from . import attention, index, keywords, render, tiers
+from . import config as config_mod
 from .attention import FileScore
 from .config import Config
 from .errors import InputError, StateError
@@ -66,7 +68,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
     try:
         ident = _config_identity(path)
         raw = None
-        if ident is not None:
+        if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
             except sqlite3.DatabaseError as exc:
@@ -76,7 +78,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
             else:
-                raw = config_mod.parse_yaml(config_mod.read_config_text(path), path.name)  # type: ignore[arg-type]
+                raw = config_mod.parse_yaml(config_mod.read_config_text(path), path.name)
                 with store.transaction():
                     store.put_meta("config", (ident, raw))
         else:

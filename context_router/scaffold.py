@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import config as config_mod, index
+from . import config as config_mod
+from . import index
 from .errors import InputError
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")

@@ -11,10 +11,11 @@ import marshal
 import os
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .attention import FileScore
 from .errors import StateError
@@ -104,7 +105,7 @@ class Store:
             self.conn = self._open()
 
     @classmethod
-    def recover(cls, path: Path, reason: BaseException, warn: Any = None) -> "Store":
+    def recover(cls, path: Path, reason: BaseException, warn: Any = None) -> Store:
         """Set aside a state file that failed mid-use and start a fresh one."""
         store = cls.__new__(cls)
         store.path = path

@@ -8,8 +8,9 @@ output, box and closing line included, never exceeds the budget.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping, Protocol, Sequence
+from typing import Protocol
 
 from .attention import FileScore
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .report import Explanation, Status
 
@@ -50,7 +50,7 @@ def status_table(st: Status, body: Callable[[str], str]) -> None:
         print(title)
         for line in (headers, *rows):
             print("  ".join(cell.ljust(w) if i in (0, 2, 3, 6) else cell.rjust(w)
-                            for i, (cell, w) in enumerate(zip(line, widths))).rstrip())
+                            for i, (cell, w) in enumerate(zip(line, widths, strict=False))).rstrip())
         return
     from rich.box import SIMPLE_HEAD
     from rich.table import Table
@@ -59,7 +59,7 @@ def status_table(st: Status, body: Callable[[str], str]) -> None:
     for i, name in enumerate(headers):
         table.add_column(name, justify="left" if i in (0, 2, 3, 6) else "right", no_wrap=i != 6)
     style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
-    for row, r in zip(rows, st.rows):
+    for row, r in zip(rows, st.rows, strict=False):
         table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])
     console.print(table)
 

@@ -1,0 +1,150 @@
+import json
+
+import pytest
+import yaml
+
+from .conftest import write_docs
+
+
+def test_route_markdown_and_stdin(ctx, sample):
+    res = ctx("route", "is the gpu on lighthouse throttling?", "--config", str(sample))
+    assert res.code == 0 and res.err == ""
+    assert res.out.startswith("╔══ ATTENTION STATE [Turn 1] ══╗")
+    assert "━━━ [🔥 HOT] systems/lighthouse.md (score: 1.00) ━━━" in res.out
+    assert "\x1b[" not in res.out
+    res = ctx("route", "--config", str(sample), stdin=b"what about the vault backup?")
+    assert "[Turn 2]" in res.out and "━━━ [🔥 HOT] systems/vault.md (score: 1.00) ━━━" in res.out
+
+
+def test_route_json_matches_schema(ctx, sample):
+    res = ctx("route", "kestrel dome", "--format", "json", "--config", str(sample), "--session", "s1")
+    data = json.loads(res.out)
+    assert set(data) == {"turn", "session", "budget_chars", "used_chars", "files", "cold_count", "omitted",
+                         "context"}
+    assert data["session"] == "s1" and data["used_chars"] == len(data["context"]) <= 25000
+    assert data["files"][0]["path"] == "systems/kestrel.md"
+    assert "keyword:kestrel" in data["files"][0]["reasons"]
+
+
+def test_route_xml(ctx, sample):
+    res = ctx("route", "kestrel", "-f", "xml", "--config", str(sample))
+    assert res.out.startswith("<documents>") and 'source="systems/kestrel.md" tier="HOT"' in res.out
+
+
+def test_budget_option_and_dry_run(ctx, sample):
+    res = ctx("route", "lighthouse vision archive vault kestrel", "--budget", "3000", "--config", str(sample),
+              "--format", "json", "--dry-run")
+    data = json.loads(res.out)
+    assert len(data["context"]) <= 3000 and data["omitted"]
+    status = json.loads(ctx("status", "--json", "--config", str(sample)).out)
+    assert status == {"session": "default", "turn": 0, "files": []}  # dry run changed nothing
+
+
+def test_nothing_printed_when_all_cold(ctx, tmp_path):
+    write_docs(tmp_path / "d", {"a.md": "# A\n"})
+    res = ctx("route", "unrelated words", "--docs", str(tmp_path / "d"))
+    assert res.code == 0 and res.out == ""
+
+
+def test_status_json_and_table(ctx, sample):
+    ctx("route", "lighthouse", "--config", str(sample))
+    data = json.loads(ctx("status", "--json", "--config", str(sample)).out)
+    assert data["turn"] == 1
+    top = data["files"][0]
+    assert top == {"path": "systems/lighthouse.md", "score": 1.0, "tier": "HOT", "last_hit_turn": 1,
+                   "pinned": False}
+    assert [f["score"] for f in data["files"]] == sorted((f["score"] for f in data["files"]), reverse=True)
+    assert any(f["pinned"] for f in data["files"] if f["path"] == "overview.md")
+    table = ctx("status", "--config", str(sample)).out
+    assert "systems/lighthouse.md" in table and "HOT" in table and "\x1b[" not in table
+    assert "rtx 4090" in table  # keywords
+    assert json.loads(ctx("status", "--json", "--config", str(sample)).out)["turn"] == 1  # status is read-only
+
+
+def test_explain_tells_the_story(ctx, sample):
+    ctx("route", "lighthouse", "--config", str(sample))
+    ctx("route", "nothing here", "--config", str(sample))
+    out = ctx("explain", "systems/lighthouse.md", "--config", str(sample)).out
+    assert "turn    1  1.00" in out and "keyword:lighthouse" in out
+    assert "turn    2  0.80" in out and "decay" in out
+    out = ctx("explain", "integrations/kestrel-to-lighthouse.md", "--config", str(sample)).out
+    assert "coactivation:systems/lighthouse.md" in out
+
+
+def test_pin_unpin_reset(ctx, sample):
+    assert ctx("pin", "modules/alerts.md", "--hot", "--config", str(sample)).out == "pinned modules/alerts.md (HOT)\n"
+    res = ctx("route", "nothing in particular", "--config", str(sample))
+    assert "━━━ [🔥 HOT] modules/alerts.md" in res.out
+    assert ctx("unpin", "modules/alerts.md", "--config", str(sample)).code == 0
+    assert ctx("reset", "--config", str(sample)).out == "reset session 'default'\n"
+    assert json.loads(ctx("status", "--json", "--config", str(sample)).out)["turn"] == 0
+
+
+def test_init_derives_keywords(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {"systems/legion.md": "# Legion Box\nsee [pipe](../integrations/pipe.md)\n",
+                                   "integrations/pipe.md": "# Pipe\n"})
+    res = ctx("init", "docs")
+    assert res.code == 0, res.err
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["docs"] == "docs"
+    assert data["keywords"]["systems/legion.md"] == ["legion box", "legion"]
+    assert data["related"] == {"systems/legion.md": ["integrations/pipe.md"]}
+    assert "HOT] systems/legion.md" in ctx("route", "legion").out
+    res = ctx("init", "docs")
+    assert res.code == 2 and "already exists (use --force to overwrite)" in res.err
+
+
+def test_init_from_claude_cognitive(ctx, tmp_path):
+    claude = tmp_path / ".claude"
+    write_docs(claude, {"systems/legion.md": "# Legion\n", "modules/x.md": "# X\n"})
+    (claude / "keywords.json").write_text(json.dumps({
+        "keywords": {"systems/legion.md": ["legion", "rtx 5090"]},
+        "co_activation": {"systems/legion.md": ["modules/x.md"]},
+        "pinned": ["modules/x.md"]}))
+    res = ctx("init", "--from-claude-cognitive", str(claude / "keywords.json"))
+    assert res.code == 0, res.err
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["docs"] == ".claude"
+    assert data["keywords"] == {"systems/legion.md": ["legion", "rtx 5090"]}
+    assert data["related"] == {"systems/legion.md": ["modules/x.md"]}
+    assert data["pinned"] == ["modules/x.md"]
+    out = ctx("route", "the RTX 5090").out
+    assert "HOT] systems/legion.md" in out and "modules/x.md" in out
+
+
+def test_check_reports_problems(ctx, tmp_path):
+    write_docs(tmp_path / "d", {"a.md": "no title\n", "b.md": "# B\n"})
+    (tmp_path / "config.yaml").write_text("docs: d\nkeywords: {missing.md: [x]}\nrelated: {b.md: [gone.md]}\n")
+    res = ctx("check")
+    assert res.code == 0
+    assert "warning: keywords: missing.md is not a doc" in res.out
+    assert "warning: related.b.md: gone.md is not a doc" in res.out
+    assert "warning: a.md: no '# Title' line" in res.out
+
+
+@pytest.mark.parametrize("args, stdin, message", [
+    (["route", "x", "--config", "missing.yaml"], b"", "error: config file not found: missing.yaml"),
+    (["route", "x", "--format", "yaml"], b"", "error: unknown format 'yaml'"),
+    (["route", "   "], b"", "error: empty prompt: nothing to route"),
+    (["route"], b"\xff\xfe", "error: stdin is not UTF-8 text"),
+    (["route", "x", "--docs", "nowhere"], b"", "error: docs folder not found"),
+    (["route", "x", "--budget", "-1"], b"", "error: --budget must be at least 0, got -1"),
+    (["explain", "nope.md"], b"", "error: unknown doc: nope.md"),
+    (["unpin", "a.md"], b"", "error: not pinned: a.md"),
+    (["pin", "nope.md"], b"", "error: unknown doc: nope.md"),
+    (["route", "--bogus"], b"", "error: No such option: --bogus"),
+    (["init", "--from-claude-cognitive", "nope.json"], b"", "error: file not found: nope.json"),
+])
+def test_error_paths(ctx, tmp_path, args, stdin, message):
+    write_docs(tmp_path, {"a.md": "# A\n"})
+    res = ctx(*args, stdin=stdin)
+    assert res.code == 2
+    assert message in res.err
+    assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+
+
+def test_bad_config_exit_2_names_key(ctx, tmp_path):
+    (tmp_path / "config.yaml").write_text("tiers:\n  hot: {threshold: 2}\n")
+    res = ctx("route", "x")
+    assert res.code == 2
+    assert res.err.strip() == "ctx: error: config.yaml:2: tiers.hot.threshold: must be in [0, 1], got 2"

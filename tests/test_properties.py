@@ -1,0 +1,85 @@
+"""Invariants as properties: the budget holds, caps hold, scores stay in [0, 1], same input -> same output."""
+
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from context_router.attention import FileScore, update
+from context_router.render import MarkdownLayout, XmlLayout
+from context_router.router import TurnRequest, route
+from context_router.tiers import Caps, DocView, candidates, fit, rank
+
+WORDS = ["legion", "orin", "pipe", "gpu", "vault", "api", "port", "alpha", "beta", "node"]
+text_st = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300)
+line_st = st.one_of(st.sampled_from(WORDS), text_st, st.just("<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"))
+doc_st = st.lists(line_st, max_size=60).map(lambda lines: "# " + " ".join(lines[:2]) + "\n" + "\n".join(lines))
+docs_st = st.dictionaries(st.sampled_from([f"{d}{w}.md" for d in ("", "sub/") for w in WORDS]), doc_st,
+                          min_size=1, max_size=10)
+prompt_st = st.lists(st.one_of(st.sampled_from(WORDS), text_st), min_size=1, max_size=6).map(" ".join)
+caps_st = st.builds(lambda h, w, hm, wm: Caps(max(h, w), hm, min(h, w), wm),
+                    st.floats(0, 1), st.floats(0, 1), st.integers(0, 6), st.integers(0, 10))
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores=st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(30)]),
+                              st.floats(0, 1), max_size=30),
+       caps=caps_st, budget=st.integers(0, 6000), sizes=st.lists(st.integers(0, 3000), min_size=30, max_size=30),
+       xml=st.booleans())
+def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml):
+    views = {f"d{i}.md": DocView(lambda i=i: "b" * sizes[i], "h" * (sizes[i] // 4), True) for i in range(30)}
+    layout = XmlLayout(lambda p: ("kw",)) if xml else MarkdownLayout(lambda p: ("kw",))
+    fs = {p: FileScore(s) for p, s in scores.items()}
+    plan = fit(candidates(rank(fs, frozenset()), caps), views, layout, budget, 3, 30)
+    assert len(plan.output) <= budget
+    assert sum(e.tier == "HOT" for e in plan.entries) <= caps.hot_max
+    assert sum(e.tier == "WARM" for e in plan.entries) <= caps.warm_max + caps.hot_max
+    assert all(e.score >= caps.warm_threshold for e in plan.entries)
+    if plan.entries:
+        assert f"{len(plan.output):,}" in plan.output.split("\n", 4)[2] if not xml else True
+
+
+@settings(max_examples=300, deadline=None)
+@given(prev=st.dictionaries(st.sampled_from(WORDS), st.floats(0, 1), max_size=10),
+       hits=st.dictionaries(st.sampled_from(WORDS), st.just(["k"]), max_size=5),
+       rate=st.floats(0.01, 1), co=st.floats(0, 1),
+       pins=st.dictionaries(st.sampled_from(WORDS), st.floats(0, 1), max_size=3))
+def test_scores_stay_in_unit_interval(prev, hits, rate, co, pins):
+    upd = update({p: FileScore(s) for p, s in prev.items()}, 2, hits, lambda p: True, lambda p: rate,
+                 lambda p: tuple(WORDS[:3]), co, pins)
+    assert all(0.0 <= fs.score <= 1.0 for fs in upd.scores.values())
+    assert all(upd.scores[p].score == 1.0 for p in hits)
+
+
+def _conversation(docs: dict[str, str], prompts: list[str], budget: int, fmt: str, env) -> list[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel, text in docs.items():
+            (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / "docs" / rel).write_text(text, encoding="utf-8")
+        (root / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n"
+                                          "related: {legion.md: [orin.md, sub/pipe.md]}\n")
+        env.setenv("CTX_STATE", str(root / "state.db"))
+        outputs = []
+        for prompt in prompts:
+            if not prompt.strip():
+                continue
+            res = route(TurnRequest(prompt, budget=budget, fmt=fmt), str(root / "config.yaml"))
+            data = json.loads(res.text) if fmt == "json" else None
+            text = data["context"] if data else res.text
+            assert len(text) <= budget
+            assert sum(e.tier == "HOT" for e in res.plan.entries) <= 4
+            assert len(res.plan.entries) <= 12
+            assert all(0.0 <= e.score <= 1.0 for e in res.plan.entries)
+            outputs.append(res.text.replace(tmp, "<tmp>"))
+        return outputs
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(docs=docs_st, prompts=st.lists(prompt_st, min_size=1, max_size=4), budget=st.integers(0, 30000),
+       fmt=st.sampled_from(["markdown", "xml", "json"]))
+def test_any_docs_any_prompts_budget_caps_and_determinism(docs, prompts, budget, fmt, monkeypatch):
+    first = _conversation(docs, prompts, budget, fmt, monkeypatch)
+    assert _conversation(docs, prompts, budget, fmt, monkeypatch) == first

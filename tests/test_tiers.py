@@ -1,0 +1,73 @@
+import json
+
+from context_router.attention import FileScore
+from context_router.render import MarkdownLayout, XmlLayout, to_json
+from context_router.tiers import Caps, DocView, candidates, fit, rank
+
+CAPS = Caps(0.8, 4, 0.25, 8)
+LAYOUT = MarkdownLayout(lambda p: ("alpha", "beta", p))
+
+
+def views(n: int, body_len: int = 100, header_len: int = 20) -> dict[str, DocView]:
+    return {f"d{i:02}.md": DocView(lambda i=i: f"# D{i}\n" + "x" * body_len, f"# D{i}\n" + "h" * header_len, True)
+            for i in range(n)}
+
+
+def test_rank_is_deterministic_with_tie_breaks():
+    scores = {"b.md": FileScore(1.0, 3, 1), "a.md": FileScore(1.0, 3, 1), "c.md": FileScore(1.0, 3, 2),
+              "d.md": FileScore(1.0, 2, 5), "e.md": FileScore(0.5)}
+    order = [p for p, _ in rank(scores, frozenset({"a.md", "b.md", "c.md"}))]
+    assert order == ["c.md", "a.md", "b.md", "d.md", "e.md"]
+
+
+def test_hot_overflow_shown_as_warm_and_caps_hold():
+    scores = {f"d{i:02}.md": FileScore(1.0 if i < 6 else 0.5) for i in range(20)}
+    cands = candidates(rank(scores, frozenset()), CAPS)
+    assert [c.tier for c in cands] == ["HOT"] * 4 + ["WARM"] * 8
+    assert [c.path for c in cands[4:6]] == ["d04.md", "d05.md"]  # the overflow comes first among WARM
+
+
+def test_markdown_shape():
+    cands = candidates(rank({"d00.md": FileScore(1.0), "d01.md": FileScore(0.5)}, frozenset()), CAPS)
+    plan = fit(cands, views(2), LAYOUT, 25000, 7, 13)
+    lines = plan.output.splitlines()
+    assert lines[0] == "╔══ ATTENTION STATE [Turn 7] ══╗"
+    assert lines[1] == "║ 🔥 Hot: 1 │ 🌡️ Warm: 1 │ ❄️ Cold: 11 ║"
+    assert lines[2] == f"║ Total chars: {len(plan.output):,} / 25,000 ║"
+    assert "━━━ [🔥 HOT] d00.md (score: 1.00) ━━━" in lines
+    assert "━━━ [🌡️ WARM] d01.md (score: 0.50) ━━━" in lines
+    assert lines[-1] == "... [WARM: content truncated, mention alpha, beta to expand] ..."
+    assert plan.stats.used == len(plan.output)
+
+
+def test_hot_that_does_not_fit_is_shown_warm_then_omitted():
+    cands = candidates(rank({"d00.md": FileScore(1.0), "d01.md": FileScore(0.9)}, frozenset()), CAPS)
+    vs = views(2, body_len=3000, header_len=50)
+    plan = fit(cands, vs, LAYOUT, 3400, 1, 2)
+    assert [(e.path, e.tier) for e in plan.entries] == [("d00.md", "HOT"), ("d01.md", "WARM")]
+    tiny = fit(cands, vs, LAYOUT, 400, 1, 2)
+    assert [(e.path, e.tier) for e in tiny.entries] == [("d00.md", "WARM")]
+    assert tiny.omitted == ("d01.md",) and len(tiny.output) <= 400
+    assert tiny.output.rstrip().endswith("... [left out for the budget: d01.md] ...")
+
+
+def test_nothing_printed_when_nothing_hot_or_warm():
+    plan = fit([], views(3), LAYOUT, 25000, 4, 3)
+    assert plan.output == "" and plan.entries == ()
+    assert fit(candidates(rank({"d00.md": FileScore(1.0)}, frozenset()), CAPS), views(1), LAYOUT, 10, 1,
+               1).output == ""
+
+
+def test_xml_and_json():
+    cands = candidates(rank({"d00.md": FileScore(1.0), "d01.md": FileScore(0.5)}, frozenset()), CAPS)
+    xml = fit(cands, views(2), XmlLayout(lambda p: ("alpha",)), 25000, 2, 5).output
+    assert xml.startswith("<documents>\n<attention_state turn=\"2\"")
+    assert '<document index="1" source="d00.md" tier="HOT" score="1.00">' in xml
+    assert '<document index="2" source="d01.md" tier="WARM" score="0.50">' in xml
+    assert xml.endswith("</documents>\n")
+    plan = fit(cands, views(2), LAYOUT, 25000, 2, 5)
+    data = json.loads(to_json(plan, "s1", {"d00.md": ("keyword:alpha",)}))
+    assert data["used_chars"] == len(data["context"]) <= data["budget_chars"] == 25000
+    assert data["files"][0] == {"path": "d00.md", "tier": "HOT", "score": 1.0, "chars": len(plan.entries[0].text),
+                                "reasons": ["keyword:alpha"]}
+    assert (data["turn"], data["session"], data["cold_count"], data["omitted"]) == (2, "s1", 3, [])
