@@ -14,8 +14,14 @@ ICONS = {HOT: "🔥", "WARM": "🌡️"}
 
 
 def _keywords_hint(keywords: Sequence[str], path: str) -> str:
-    shown = [k for k in keywords if k != path][:TRUNCATION_KEYWORDS]
-    return ", ".join(shown) if shown else path
+    shown: list[str] = []
+    seen: set[str] = set()
+    for kw in keywords:
+        plain = kw.replace("-", " ").replace("_", " ")
+        if kw != path and plain not in seen:
+            seen.add(plain)
+            shown.append(kw)
+    return ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else path
 
 
 @dataclass(frozen=True)
