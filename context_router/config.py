@@ -8,7 +8,7 @@ config.yaml has not changed since the last turn.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -285,9 +285,32 @@ def _pins(c: _Checker, value: Any) -> dict[str, str]:
     return out
 
 
+class LazyKeywords(Mapping[str, tuple[str, ...]]):
+    """The config's keywords, loaded on first use: a turn matches against the state's keyword index instead,
+    so with thousands of docs the hook path never pays for loading them."""
+
+    def __init__(self, load: Callable[[], Mapping[str, Sequence[str]]]):
+        self._load = load
+        self._data: dict[str, tuple[str, ...]] | None = None
+
+    def _get(self) -> dict[str, tuple[str, ...]]:
+        if self._data is None:
+            self._data = {p: tuple(v) for p, v in self._load().items()}
+        return self._data
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 def from_normal(raw: Mapping[str, Any], path: Path | None, docs_override: Path | None = None,
-                cwd: Path | None = None) -> Config:
-    """Build the Config from an already validated dict (see `normalise`)."""
+                cwd: Path | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None) -> Config:
+    """Build the Config from an already validated dict (see `normalise`); `keywords` may replace raw's."""
     base = path.parent if path is not None else (cwd or Path.cwd())
     if docs_override is not None:
         docs_root = docs_override if docs_override.is_absolute() else (cwd or Path.cwd()) / docs_override
@@ -304,7 +327,7 @@ def from_normal(raw: Mapping[str, Any], path: Path | None, docs_override: Path |
         decay_prefixes=tuple(sorted(raw["decay"]["prefixes"].items(), key=lambda kv: (-len(kv[0]), kv[0]))),
         coactivation=raw["coactivation"],
         auto_keywords=raw["auto_keywords"],
-        keywords={p: tuple(v) for p, v in raw["keywords"].items()},
+        keywords=keywords if keywords is not None else {p: tuple(v) for p, v in raw["keywords"].items()},
         related={p: tuple(v) for p, v in raw["related"].items()},
         pinned=dict(raw["pinned"]),
         host_budgets={h: v["budget_chars"] for h, v in raw["hosts"].items()},

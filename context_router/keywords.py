@@ -3,8 +3,8 @@
 A keyword fires when it occurs in the prompt case-insensitively with no word character right before or after
 it (`port` does not fire on "important", `api` not on "fastapi"); whitespace inside a phrase matches any run
 of whitespace. With thousands of docs, one big alternation regex costs tens of ms to compile every turn, so
-the matcher keys each keyword by its rarest-looking word token and only runs a regex for keywords whose every
-token occurs in the prompt.
+each keyword is filed under its longest word token (a SQLite index in the state), a turn looks up only the
+prompt's tokens, and a regex runs only for keywords whose every token occurs in the prompt.
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ import re
 from collections.abc import Iterable, Mapping
 
 _TOKEN = re.compile(r"\w+")
-
-# Token -> [(keyword, (path, ...)), ...]; the "" token holds keywords with no word character at all.
-KeywordMap = dict[str, list[tuple[str, tuple[str, ...]]]]
-
 
 def normalise(keyword: str) -> str:
     return " ".join(keyword.lower().split())
@@ -39,17 +35,33 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     return tuple(out)
 
 
-def build_map(keywords_by_path: Mapping[str, Iterable[str]]) -> KeywordMap:
-    by_keyword: dict[str, list[str]] = {}
-    for path in sorted(keywords_by_path):
-        for kw in keywords_by_path[path]:
-            by_keyword.setdefault(kw, []).append(path)
-    kmap: KeywordMap = {}
-    for kw in sorted(by_keyword):
-        tokens = _TOKEN.findall(kw)
-        key = max(tokens, key=lambda t: (len(t), t)) if tokens else ""
-        kmap.setdefault(key, []).append((kw, tuple(by_keyword[kw])))
-    return kmap
+def tokens_of(keyword: str) -> list[str]:
+    return _TOKEN.findall(keyword)
+
+
+def index_key(keyword: str, counts: Mapping[str, int] | None = None) -> str:
+    """The token a keyword is filed under: its rarest word among all keywords (`counts`), then its longest.
+
+    A keyword can only fire when all its words are in the prompt, so any one of them finds it; the rarest one
+    keeps the lookup small ("service" in 10,000 "<name> service" keywords must not be the key).
+    """
+    tokens = _TOKEN.findall(keyword)
+    if not tokens:
+        return ""
+    counts = counts or {}
+    return min(tokens, key=lambda t: (counts.get(t, 0), -len(t), t))
+
+
+def token_counts(keywords: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for kw in keywords:
+        for token in set(_TOKEN.findall(kw)):
+            counts[token] = counts.get(token, 0) + 1
+    return counts
+
+
+def prompt_tokens(prompt: str) -> set[str]:
+    return set(_TOKEN.findall(prompt.lower()))
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
@@ -61,18 +73,24 @@ def _pattern(keyword: str) -> re.Pattern[str]:
     return re.compile(body, re.IGNORECASE)
 
 
-def match(kmap: KeywordMap, prompt: str) -> dict[str, list[str]]:
-    """path -> the keywords of that path that fire on the prompt (in keyword order)."""
-    lowered = prompt.lower()
-    tokens = set(_TOKEN.findall(lowered))
+def match(candidates: Iterable[tuple[str, str]], prompt: str, tokens: set[str] | None = None
+          ) -> dict[str, list[str]]:
+    """path -> the keywords that fire on the prompt, from (keyword, path) candidates looked up by token."""
+    tokens = prompt_tokens(prompt) if tokens is None else tokens
+    fired: dict[str, bool] = {}
     hits: dict[str, list[str]] = {}
-    candidates = [entry for token in tokens for entry in kmap.get(token, ())]
-    candidates += kmap.get("", [])
-    for kw, paths in sorted(candidates):
-        if not all(t in tokens for t in _TOKEN.findall(kw)):
-            continue
-        if _pattern(kw).search(prompt) is None:
-            continue
-        for path in paths:
+    for kw, path in sorted(candidates):
+        if kw not in fired:
+            fired[kw] = all(t in tokens for t in _TOKEN.findall(kw)) and _pattern(kw).search(prompt) is not None
+        if fired[kw]:
             hits.setdefault(path, []).append(kw)
     return hits
+
+
+def match_all(keywords_by_path: Mapping[str, Iterable[str]], prompt: str) -> dict[str, list[str]]:
+    """Match against an in-memory keyword table (the store keeps the same table indexed by token)."""
+    tokens = prompt_tokens(prompt)
+    counts = token_counts(kw for kws in keywords_by_path.values() for kw in kws)
+    cands = [(kw, path) for path, kws in keywords_by_path.items() for kw in kws
+             if index_key(kw, counts) in tokens or index_key(kw, counts) == ""]
+    return match(cands, prompt, tokens)

@@ -13,8 +13,8 @@ from .state import Pin
 def pin(ws: Workspace, path: str, level: str) -> Pin:
     path = normalise_path(path)
     with ws.store.transaction():
-        snap = refresh(ws)
-        if path not in snap.docs:
+        refresh(ws)
+        if not ws.store.known([path]):
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
         made = Pin(path, level, time.time(), None, None)
         ws.store.pin(made)

@@ -45,12 +45,13 @@ def status(ws: Workspace, session: str) -> Status:
         snap = refresh(ws)
         sess = ws.store.session(session)
         pinned = pin_floors(ws.config, snap, ws.store.pins(), time.time())
-        scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in snap.docs),
+        known = ws.store.known(sess.scores)
+        scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in known),
                         key=lambda kv: (-kv[1].score, kv[0]))
-        docs = ws.store.docs([p for p, _ in scored])
-    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned,
-                           doc_keywords(ws.config, docs[p]) if p in docs else ()) for p, fs in scored)
-    return Status(session, sess.turn, rows, len(snap.docs))
+        kws = ws.store.keywords_of(known)
+    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned, kws.get(p, ()))
+                 for p, fs in scored)
+    return Status(session, sess.turn, rows, snap.n_docs)
 
 
 def body_text(ws: Workspace, path: str) -> str:
@@ -78,14 +79,13 @@ def normalise_path(path: str) -> str:
 def explain(ws: Workspace, session: str, path: str) -> Explanation:
     path = normalise_path(path)
     with ws.store.transaction():
-        snap = refresh(ws)
+        refresh(ws)
         history = ws.store.history(session, path)
-        if path not in snap.docs and not history:
+        if not ws.store.known([path]) and not history:
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
         sess = ws.store.session(session)
-        docs = ws.store.docs([path])
+        kws = ws.store.keywords_of([path]).get(path, ())
     fs = sess.scores.get(path)
-    kws = doc_keywords(ws.config, docs[path]) if path in docs else ()
     return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(history))
 
 
@@ -100,20 +100,20 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     findings: list[Finding] = []
     messages: list[str] = []
     with ws.store.transaction():
-        snap = refresh(ws, messages.append)
+        refresh(ws, messages.append)
         docs = ws.store.docs()
     findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
     for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned)):
         for path in paths:
-            if path not in snap.docs:
+            if path not in docs:
                 findings.append(Finding("warning", f"{section}: {path} is not a doc in {cfg.docs_root}"))
     for source, targets in cfg.related.items():
         for target in targets:
-            if target not in snap.docs:
+            if target not in docs:
                 findings.append(Finding("warning", f"related.{source}: {target} is not a doc"))
     for path, doc in sorted(docs.items()):
         for target in doc.related:
-            if target not in snap.docs:
+            if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title:
             findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))

@@ -23,17 +23,14 @@ from .errors import InputError, StateError
 from .state import Pin, Session, Store, default_path, watch_alive
 
 Warn = Callable[[str], None]
-SNAPSHOT_KEY = "snapshot"
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """The docs index as a turn needs it, loaded from one blob: stats, per-doc attention settings, keywords."""
+class IndexView:
+    """What a turn needs of the docs index; the keyword table and doc records stay in the store."""
 
-    files: dict[str, index.Stat]  # every scanned file, skipped ones included
-    docs: frozenset[str]  # the indexed (not skipped) docs
+    n_docs: int
     attn: dict[str, tuple[tuple[str, ...], str | None, float | None]]  # path -> (related, pinned, decay)
-    kmap: keywords.KeywordMap
 
 
 @dataclass
@@ -68,6 +65,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
     try:
         ident = _config_identity(path)
         raw = None
+        keywords = None
         if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
@@ -77,13 +75,16 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 cached = None
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
+                keywords = config_mod.LazyKeywords(lambda: store.get_meta("config_keywords") or {})
             else:
                 raw = config_mod.parse_yaml(config_mod.read_config_text(path), path.name)
                 with store.transaction():
-                    store.put_meta("config", (ident, raw))
+                    # The keywords go in a blob of their own, loaded only when the index is rebuilt.
+                    store.put_meta("config", (ident, {**raw, "keywords": {}}))
+                    store.put_meta("config_keywords", raw["keywords"])
         else:
             raw = config_mod.normalise({})
-        cfg = config_mod.from_normal(raw, path, docs_override, cwd)
+        cfg = config_mod.from_normal(raw, path, docs_override, cwd, keywords)
     except BaseException:
         store.close()
         raise
@@ -102,54 +103,69 @@ def doc_keywords(cfg: Config, doc: index.Doc) -> tuple[str, ...]:
                                  cfg.auto_keywords)
 
 
-def _build_snapshot(ws: Workspace, files: dict[str, index.Stat]) -> Snapshot:
-    docs = ws.store.docs()
-    attn = {p: (d.related, d.pinned, d.decay) for p, d in docs.items()
-            if d.related or d.pinned or d.decay is not None}
-    kmap = keywords.build_map({p: doc_keywords(ws.config, d) for p, d in docs.items()})
-    return Snapshot(files, frozenset(docs), attn, kmap)
+def _keyword_rows(cfg: Config, docs: Mapping[str, index.Doc], counts: Mapping[str, int] | None = None
+                  ) -> dict[str, list[tuple[str, str]]]:
+    """path -> [(index token, keyword)]; tokens are chosen by rarity over `counts` (else over these docs)."""
+    kws = {p: doc_keywords(cfg, d) for p, d in docs.items()}
+    if counts is None:
+        counts = keywords.token_counts(k for ks in kws.values() for k in ks)
+    return {p: [(keywords.index_key(k, counts), k) for k in ks] for p, ks in kws.items()}
 
 
-def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Snapshot:
+def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> IndexView:
     """Bring the cached index up to date with the docs folder; call inside a write transaction.
 
-    trust: skip the scan (a live `ctx watch` keeps the index current).
+    trust: skip the scan, because a live `ctx watch` keeps the index current.
     """
     cfg, store = ws.config, ws.store
     sig = _index_signature(cfg)
-    blob = store.get_meta(SNAPSHOT_KEY)
-    if blob is not None and tuple(blob["sig"]) != sig:
+    meta = store.get_meta("index")
+    if meta is not None and tuple(meta["sig"]) != sig:
         store.clear_index()
-        blob = None
-    if blob is not None and trust:
-        files = blob["files"]
-    else:
+        store.put_meta("index_files", {})
+        meta = None
+    changes = None
+    if meta is None or not trust:
         index.check_root(cfg.docs_root)
         scan = index.scan(cfg.docs_root)
-        files = scan.files
-        cached = blob["files"] if blob is not None else store.index_stats()
-        if blob is not None and files == cached and tuple(blob["cfg"] or ()) == tuple(ws.config_id or ()):
-            return Snapshot(files, frozenset(blob["docs"]), blob["attn"], blob["kmap"])
-        changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes)
-        store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed)
+        cached = store.get_meta("index_files") or {}
+        if scan.files != cached:
+            changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
+            store.put_meta("index_files", scan.files)
         if warn is not None:
-            for message in (*scan.warnings, *changes.warnings):
+            for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
-    if blob is not None and trust and tuple(blob["cfg"] or ()) == tuple(ws.config_id or ()):
-        return Snapshot(files, frozenset(blob["docs"]), blob["attn"], blob["kmap"])
-    snap = _build_snapshot(ws, files)
-    store.put_meta(SNAPSHOT_KEY, {"sig": sig, "cfg": ws.config_id, "files": files, "docs": sorted(snap.docs),
-                                  "attn": snap.attn, "kmap": snap.kmap})
-    return snap
+    if meta is not None and changes is None and tuple(meta["cfg"] or ()) == tuple(ws.config_id or ()):
+        return IndexView(meta["n_docs"], meta["attn"])
+    return _store_changes(ws, changes, config_changed=meta is None or tuple(meta["cfg"] or ()) != tuple(
+        ws.config_id or ()))
 
 
-def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.Stat]) -> Snapshot:
-    """Store the changes a watcher saw and rebuild the snapshot from them (inside a write transaction)."""
-    ws.store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed)
-    snap = _build_snapshot(ws, files)
-    ws.store.put_meta(SNAPSHOT_KEY, {"sig": _index_signature(ws.config), "cfg": ws.config_id, "files": files,
-                                     "docs": sorted(snap.docs), "attn": snap.attn, "kmap": snap.kmap})
-    return snap
+def _store_changes(ws: Workspace, changes: index.Changes | None, config_changed: bool,
+                   files: dict[str, index.Stat] | None = None) -> IndexView:
+    """Write changed docs and their keyword rows, then the small index summary a turn loads."""
+    store = ws.store
+    if changes is not None:
+        stats = files if files is not None else store.get_meta("index_files") or {}
+        store.save_docs(changes.changed, ((p, stats[p]) for p in changes.skipped if p in stats), changes.removed)
+    if config_changed:
+        store.set_keywords(_keyword_rows(ws.config, store.docs()), replace_all=True)
+    elif changes is not None:
+        changed = {d.path: d for d in changes.changed}
+        new_tokens = {t for d in changed.values() for k in doc_keywords(ws.config, d) for t in keywords.tokens_of(k)}
+        rows = _keyword_rows(ws.config, changed, store.token_counts(new_tokens))
+        rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
+        store.set_keywords(rows)
+    view = IndexView(store.doc_count(), store.doc_settings())
+    store.put_meta("index", {"sig": _index_signature(ws.config), "cfg": ws.config_id, "n_docs": view.n_docs,
+                             "attn": view.attn})
+    return view
+
+
+def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.Stat]) -> IndexView:
+    """Store the changes a watcher saw (inside a write transaction)."""
+    ws.store.put_meta("index_files", files)
+    return _store_changes(ws, changes, config_changed=False, files=files)
 
 
 # -- one turn ------------------------------------------------------------------------------------------------
@@ -176,7 +192,7 @@ class TurnResult:
     notices: tuple[str, ...] = field(default=())  # one-line messages for stderr
 
 
-def pin_floors(cfg: Config, snap: Snapshot, pins: Mapping[str, Pin], now: float) -> dict[str, float]:
+def pin_floors(cfg: Config, snap: IndexView, pins: Mapping[str, Pin], now: float) -> dict[str, float]:
     floor = {"warm": cfg.warm.threshold, "hot": cfg.hot.threshold}
     out: dict[str, float] = {}
     for path, (_, level, _) in snap.attn.items():
@@ -190,13 +206,13 @@ def pin_floors(cfg: Config, snap: Snapshot, pins: Mapping[str, Pin], now: float)
     return out
 
 
-def decay_rate(cfg: Config, snap: Snapshot, path: str) -> float:
+def decay_rate(cfg: Config, snap: IndexView, path: str) -> float:
     """The doc's own rate (front matter), else the longest matching prefix, else the default."""
     own = snap.attn[path][2] if path in snap.attn else None
     return own if own is not None else cfg.decay_for(path)
 
 
-def related(cfg: Config, snap: Snapshot, path: str) -> tuple[str, ...]:
+def related(cfg: Config, snap: IndexView, path: str) -> tuple[str, ...]:
     return cfg.related.get(path, ()) + (snap.attn[path][0] if path in snap.attn else ())
 
 
@@ -213,11 +229,10 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
     return False, (tokens, now)
 
 
-def _views(ws: Workspace, paths: list[str]) -> tuple[dict[str, tiers.DocView], dict[str, tuple[str, ...]]]:
+def _views(ws: Workspace, paths: list[str]) -> dict[str, tiers.DocView]:
     cfg = ws.config
     docs = ws.store.docs(paths)
     views: dict[str, tiers.DocView] = {}
-    kws: dict[str, tuple[str, ...]] = {}
     for path, doc in docs.items():
         def body(doc: index.Doc = doc) -> str | None:
             if doc.oversize:
@@ -225,18 +240,18 @@ def _views(ws: Workspace, paths: list[str]) -> tuple[dict[str, tiers.DocView], d
             text = index.read_text(cfg.docs_root, doc.path)
             return None if text is None else index.body_of(text)
         views[path] = tiers.DocView(body, doc.header, doc.truncated)
-        kws[path] = doc_keywords(cfg, doc)
-    return views, kws
+    return views
 
 
-def plan_turn(ws: Workspace, snap: Snapshot, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
+def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
               fmt: str, budget: int) -> tiers.Plan:
     cfg = ws.config
     caps = tiers.Caps(cfg.hot.threshold, cfg.hot.max_files, cfg.warm.threshold, cfg.warm.max_files)
     cands = tiers.candidates(tiers.rank(scores, hit), caps)
-    views, kws = _views(ws, [c.path for c in cands])
+    paths = [c.path for c in cands]
+    kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, views, layout, budget, turn, len(snap.docs))
+    return tiers.fit(cands, _views(ws, paths), layout, budget, turn, snap.n_docs)
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -266,10 +281,15 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
                            "this turn is served read-only")
         advance = allowed and not req.dry_run
         turn = session.turn + 1
-        hits = keywords.match(snap.kmap, prompt)
-        upd = attention.update(session.scores, turn, hits, snap.docs.__contains__,
+        tokens = keywords.prompt_tokens(prompt)
+        hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
+        pins = pin_floors(cfg, snap, store.pins(), now)
+        touched = {*session.scores, *hits, *pins}
+        touched.update(t for p in hits for t in related(cfg, snap, p))
+        known = store.known(touched)
+        upd = attention.update(session.scores, turn, hits, known.__contains__,
                                lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
-                               cfg.coactivation, pin_floors(cfg, snap, store.pins(), now))
+                               cfg.coactivation, pins)
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget)
         if advance:
             store.save_turn(req.session, turn, upd.scores, upd.causes, bucket)

@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS docs (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, skipped INTEGER NOT NULL,
     title TEXT, header TEXT, truncated INTEGER, keywords BLOB, related BLOB, pinned TEXT, decay REAL,
     oversize INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS kw (
+    token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL, ord INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS kw_by_token ON kw (token);
+CREATE INDEX IF NOT EXISTS kw_by_path ON kw (path);
 CREATE TABLE IF NOT EXISTS sessions (name TEXT PRIMARY KEY, turn INTEGER NOT NULL, bucket BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS scores (
     session TEXT NOT NULL, path TEXT NOT NULL, score REAL NOT NULL, last_hit_turn INTEGER NOT NULL,
@@ -201,6 +205,7 @@ class Store:
 
     def clear_index(self) -> None:
         self.conn.execute("DELETE FROM docs")
+        self.conn.execute("DELETE FROM kw")
 
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
@@ -212,17 +217,60 @@ class Store:
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
 
+    def _select_in(self, sql: str, values: Iterable[str]) -> list[Any]:
+        """Run `sql` (with one `IN ({})`) over the values in chunks that stay under SQLite's variable limit."""
+        wanted = list(values)
+        rows: list[Any] = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i:i + 500]
+            rows += self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
+        return rows
+
+    def known(self, paths: Iterable[str]) -> frozenset[str]:
+        """Which of these paths are indexed docs."""
+        return frozenset(r[0] for r in self._select_in("SELECT path FROM docs WHERE skipped = 0 AND path IN ({})",
+                                                       paths))
+
+    def doc_count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM docs WHERE skipped = 0").fetchone()[0])
+
+    def doc_settings(self) -> dict[str, tuple[tuple[str, ...], str | None, float | None]]:
+        """path -> (related, pinned, decay) from front matter, for the docs that set any of them."""
+        empty = marshal.dumps(())
+        return {p: (marshal.loads(r), pin, decay) for p, r, pin, decay in self.conn.execute(
+            "SELECT path, related, pinned, decay FROM docs WHERE skipped = 0 AND "
+            "(related != ? OR pinned IS NOT NULL OR decay IS NOT NULL)", (empty,))}
+
+    # -- keyword index: token -> (keyword, path), so a turn looks up only the prompt's tokens -----------------
+
+    def set_keywords(self, rows_by_path: dict[str, list[tuple[str, str]]], replace_all: bool = False) -> None:
+        """rows_by_path: path -> [(token, keyword), ...] in keyword order."""
+        if replace_all:
+            self.conn.execute("DELETE FROM kw")
+        else:
+            self.conn.executemany("DELETE FROM kw WHERE path = ?", ((p,) for p in rows_by_path))
+        self.conn.executemany("INSERT INTO kw VALUES (?, ?, ?, ?)",
+                              ((t, k, p, i) for p, rows in rows_by_path.items() for i, (t, k) in enumerate(rows)))
+
+    def token_counts(self, tokens: Iterable[str]) -> dict[str, int]:
+        """How many stored keywords are filed under each of these tokens."""
+        return dict(self._select_in("SELECT token, count(*) FROM kw WHERE token IN ({}) GROUP BY token", tokens))
+
+    def keyword_candidates(self, tokens: Iterable[str]) -> list[tuple[str, str]]:
+        """(keyword, path) for every keyword keyed by one of these tokens (and those with no word token)."""
+        return self._select_in("SELECT keyword, path FROM kw WHERE token IN ({})", ["", *tokens])
+
+    def keywords_of(self, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for kw, path in self._select_in("SELECT keyword, path FROM kw WHERE path IN ({}) ORDER BY path, ord", paths):
+            out.setdefault(path, []).append(kw)
+        return {p: tuple(v) for p, v in out.items()}
+
     def docs(self, paths: Iterable[str] | None = None) -> dict[str, Doc]:
         query = ("SELECT path, mtime_ns, size, title, header, truncated, keywords, related, pinned, decay, oversize"
                  " FROM docs WHERE skipped = 0")
-        if paths is None:
-            rows = self.conn.execute(query).fetchall()
-        else:
-            wanted = list(paths)
-            rows = []
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i:i + 500]
-                rows += self.conn.execute(f"{query} AND path IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        rows = self.conn.execute(query).fetchall() if paths is None else \
+            self._select_in(query + " AND path IN ({})", paths)
         return {r[0]: Doc(path=r[0], mtime_ns=r[1], size=r[2], title=r[3], header=r[4], truncated=bool(r[5]),
                           keywords=marshal.loads(r[6]), related=marshal.loads(r[7]), pinned=r[8], decay=r[9],
                           oversize=bool(r[10])) for r in rows}

@@ -1,8 +1,15 @@
-from context_router.keywords import build_map, doc_keywords, match
+from context_router.keywords import doc_keywords, index_key, match_all
 
 
 def hits(keywords: dict[str, list[str]], prompt: str) -> dict[str, list[str]]:
-    return match(build_map(keywords), prompt)
+    return match_all(keywords, prompt)
+
+
+def test_index_key_is_the_rarest_then_longest_token():
+    assert index_key("rtx 5090") == "5090"
+    assert index_key("systems/legion.md") == "systems"
+    assert index_key("kavi service", {"service": 10000, "kavi": 1}) == "kavi"
+    assert index_key("++") == ""
 
 
 def test_word_boundaries():

@@ -1,0 +1,88 @@
+"""Generate a corpus of N structured docs (about 4 KB each) with a config.yaml, for the benchmark and tests.
+
+    python bench/generate.py 1000 bench/corpora/1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "zo", "qu", "xe", "ba", "du", "fi", "go", "hy"]
+KINDS = ["systems", "modules", "integrations"]
+FILLER = ("The service keeps its state on local disk and replays the journal after a restart. Operators check "
+          "the health endpoint first, then the logs, then the metrics dashboard before paging anyone. ")
+
+
+def name(i: int) -> str:
+    """A unique pronounceable name per doc: distinct keywords with no accidental overlap."""
+    out = ""
+    n = i + 7 * 16
+    while n:
+        n, r = divmod(n, 16)
+        out += SYLLABLES[r]
+    return out
+
+
+def doc_text(i: int, n: int, rng: random.Random) -> str:
+    me = name(i)
+    peers = [name(rng.randrange(n)) for _ in range(3)]
+    lines = [
+        f"# {me.capitalize()}",
+        "",
+        f"> **Role**: {me} handles part of the pipeline next to {peers[0]}",
+        f"> **Host**: {me}.lab.lan (10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256})",
+        f"> **Hardware**: {rng.choice(['8', '16', '32', '64'])} cores, {rng.choice(['16', '64', '128'])} GB",
+        f"> **Critical Path**: {rng.choice(['yes', 'no'])}",
+        "",
+        "## Topology",
+        "",
+        "| Service | Port | Peer |",
+        "|---|---|---|",
+    ]
+    lines += [f"| svc-{k} | {8000 + k} | {p} |" for k, p in enumerate(peers)]
+    lines += ["", "## Quick Health", "", "```bash", f"curl -s {me}:8000/healthz", "```", "",
+              "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->", "", "## Notes", ""]
+    body = "\n".join(lines) + "\n"
+    while len(body) < 4000:
+        body += FILLER
+    return body + "\n"
+
+
+def path_of(i: int) -> str:
+    kind = KINDS[i % len(KINDS)]
+    return f"{kind}/g{i // 500:03d}/{name(i)}.md"
+
+
+def generate(n: int, out: Path, seed: int = 7) -> Path:
+    rng = random.Random(seed)
+    docs = out / "docs"
+    for i in range(n):
+        target = docs / path_of(i)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(doc_text(i, n, rng), encoding="utf-8")
+    lines = ["docs: docs", "rate_limit: {turns_per_minute: 0}", "pinned: [" + path_of(0) + "]", "keywords:"]
+    lines += [f"  {path_of(i)}: [{name(i)} service, {name(i)}-ctl]" for i in range(n)]
+    lines.append("related:")
+    lines += [f"  {path_of(i)}: [{path_of((i + 1) % n)}, {path_of((i * 7 + 3) % n)}]" for i in range(0, n, 3)]
+    (out / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out / "config.yaml"
+
+
+def prompt_for(n: int, turn: int) -> str:
+    """A realistic prompt naming two docs of an n-doc corpus."""
+    a, b = (turn * 37) % n, (turn * 101 + 5) % n
+    return f"The {name(a)} service is slow again; is {name(b)} involved? Check the logs and the metrics."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("n", type=int)
+    parser.add_argument("out", type=Path)
+    args = parser.parse_args()
+    print(generate(args.n, args.out))
+
+
+if __name__ == "__main__":
+    main()
