@@ -180,6 +180,50 @@ def init(docs: Path = typer.Argument(Path("docs"), help="The docs folder to desc
     print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
 
 
+@app.command()
+def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: str | None = ConfigOpt,
+          debounce: float = typer.Option(0.2, "--debounce", help="Seconds to wait for a burst of changes.")) -> None:
+    """Keep the docs index current as docs change: a line per change, a live score table on a terminal."""
+    import time
+
+    from rich.console import Console
+    from rich.live import Live
+
+    from . import report
+    from .views import rich_table
+    from .watch import Watcher
+
+    if debounce <= 0:
+        raise InputError(f"--debounce must be above 0, got {debounce}")
+    console = Console(highlight=False)
+    watcher = Watcher(config, docs, warn=_warn)
+    try:
+        watcher.start()
+        print(f"watching {watcher.root}; Ctrl-C to stop", flush=True)
+        name = _session(session)
+        live = Live(console=console, auto_refresh=False) if console.is_terminal else None
+        if live is not None:
+            live.start()
+        shown = 0.0
+        try:
+            while True:
+                time.sleep(debounce)
+                for event in watcher.poll():
+                    (live.console.print if live is not None else print)(event.line())
+                    sys.stdout.flush()
+                if live is not None and time.monotonic() - shown >= 1.0:
+                    live.update(rich_table(report.status(watcher.ws, name, trust_index=True), None,
+                                           lambda p: ""), refresh=True)
+                    shown = time.monotonic()
+        finally:
+            if live is not None:
+                live.stop()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        watcher.stop()
+
+
 @hook_app.command("claude")
 def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt) -> None:
     """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0."""

@@ -40,9 +40,9 @@ def tier_of(ws: Workspace, score: float) -> str:
     return "HOT" if score >= cfg.hot.threshold else "WARM" if score >= cfg.warm.threshold else "COLD"
 
 
-def status(ws: Workspace, session: str) -> Status:
+def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
     with ws.store.transaction():
-        snap = refresh(ws)
+        snap = refresh(ws, trust=trust_index)
         sess = ws.store.session(session)
         pinned = pin_floors(ws.config, snap, ws.store.pins(), time.time())
         known = ws.store.known(sess.scores)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .report import Explanation, Status
 
@@ -31,37 +32,51 @@ def _shown_keywords(keywords: tuple[str, ...], path: str, limit: int = 5) -> str
     return ", ".join(shown) + (f" +{more}" if more > 0 else "")
 
 
+def _rows(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> list[tuple[str, ...]]:
+    return [(r.path, f"{r.score:.2f}", bar(r.score), r.tier + (" pinned" if r.pinned else ""),
+             str(r.last_hit_turn) if r.last_hit_turn else "-", f"{count(body(r.path)):,}" if count else "-",
+             _shown_keywords(r.keywords, r.path)) for r in st.rows]
+
+
+HEADERS = ("doc", "score", "", "tier", "last hit", "tokens", "keywords")
+LEFT = (0, 2, 3, 6)
+
+
+def _title(st: Status) -> str:
+    return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs"
+
+
+def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> Any:
+    from rich.box import SIMPLE_HEAD
+    from rich.table import Table
+
+    table = Table(title=_title(st), box=SIMPLE_HEAD)
+    for i, name in enumerate(HEADERS):
+        table.add_column(name, justify="left" if i in LEFT else "right", no_wrap=i != 6)
+    style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
+    for row, r in zip(_rows(st, count, body), st.rows, strict=True):
+        table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])
+    return table
+
+
 def status_table(st: Status, body: Callable[[str], str]) -> None:
     """A rich table on a terminal; aligned plain text (no ANSI, no wrapping) when piped."""
     from rich.console import Console
 
     console = Console(highlight=False)
-    title = f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs"
     if not st.rows:
-        print(f"{title}: no scored docs yet")
+        print(f"{_title(st)}: no scored docs yet")
         return
     count = token_counter()
-    rows = [(r.path, f"{r.score:.2f}", bar(r.score), r.tier + (" pinned" if r.pinned else ""),
-             str(r.last_hit_turn) if r.last_hit_turn else "-", f"{count(body(r.path)):,}" if count else "-",
-             _shown_keywords(r.keywords, r.path)) for r in st.rows]
-    headers = ("doc", "score", "", "tier", "last hit", "tokens", "keywords")
-    if not console.is_terminal:
-        widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
-        print(title)
-        for line in (headers, *rows):
-            print("  ".join(cell.ljust(w) if i in (0, 2, 3, 6) else cell.rjust(w)
-                            for i, (cell, w) in enumerate(zip(line, widths, strict=False))).rstrip())
+    if console.is_terminal:
+        console.print(rich_table(st, count, body))
         return
-    from rich.box import SIMPLE_HEAD
-    from rich.table import Table
-
-    table = Table(title=title, box=SIMPLE_HEAD)
-    for i, name in enumerate(headers):
-        table.add_column(name, justify="left" if i in (0, 2, 3, 6) else "right", no_wrap=i != 6)
-    style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
-    for row, r in zip(rows, st.rows, strict=False):
-        table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])
-    console.print(table)
+    rows = _rows(st, count, body)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(HEADERS)]
+    print(_title(st))
+    for line in (HEADERS, *rows):
+        print("  ".join(cell.ljust(w) if i in LEFT else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(line, widths, strict=True))).rstrip())
 
 
 def explanation(ex: Explanation) -> str:

@@ -1,0 +1,191 @@
+"""`ctx watch`: keep the docs index in the state current while docs change (watchdog).
+
+The watcher holds an exclusive lock on `watch.lock` beside the state database for as long as it lives. A turn
+that finds the lock held trusts the index instead of scanning the docs folder (see state.watch_alive), so
+with a watcher running a hook turn over 10,000 docs stats nothing. The index can lag a change by the
+debounce interval (0.2 s by default) plus one rescan.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import queue
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import index
+from .errors import CtxError, StateError
+from .router import Warn, Workspace, apply_changes, open_workspace, refresh
+from .state import WATCH_LOCK
+
+DEBOUNCE_SECONDS = 0.2
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # added | changed | removed | moved | config | error
+    path: str
+    detail: str = ""
+
+    def line(self) -> str:
+        if self.kind == "moved":
+            return f"moved    {self.path} -> {self.detail}"
+        if self.kind in ("config", "error"):
+            return f"{self.kind:<8} {self.detail}"
+        return f"{self.kind:<8} {self.path}"
+
+
+class _Handler:
+    """A watchdog handler that notes which relevant paths changed: docs, folders, ignore files, the config.
+
+    Everything else (the state database, editors' swap files) is dropped here, so a turn writing the state
+    does not wake the watcher.
+    """
+
+    def __init__(self, pending: queue.SimpleQueue[str], root: str, config_path: str | None):
+        self.pending = pending
+        self.root = root
+        self.config_path = config_path
+
+    def relevant(self, path: str) -> bool:
+        if path == self.config_path:
+            return True
+        rel = os.path.relpath(path, self.root)
+        if rel.startswith(".."):
+            return False
+        *folders, name = rel.split(os.sep)
+        if any(f.startswith(".") for f in folders):
+            return False
+        return name in index.IGNORE_FILES or not name.startswith(".")
+
+    def dispatch(self, event: Any) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return  # reads, not changes
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.path.abspath(os.fsdecode(raw)) if raw else ""
+            if path and self.relevant(path):
+                self.pending.put(path)
+
+
+class Watcher:
+    def __init__(self, config_option: str | None = None, docs_option: str | None = None, warn: Warn | None = None):
+        self.config_option = config_option
+        self.docs_option = docs_option
+        self.warn = warn
+        self.ws: Workspace = open_workspace(config_option, docs_option, warn=warn)
+        self.lock_fd: int | None = None
+        self.observer: Any = None
+        self.pending: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    @property
+    def root(self) -> Path:
+        return self.ws.config.docs_root
+
+    def start(self) -> None:
+        from watchdog.observers import Observer
+
+        lock_path = self.ws.store.path.parent / WATCH_LOCK
+        self.lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.lock_fd)
+            self.lock_fd = None
+            raise StateError(f"another ctx watch is already running on {self.ws.store.path}") from None
+        with self.ws.store.transaction():
+            refresh(self.ws, self.warn)
+        config_path = self.ws.config.path
+        handler = _Handler(self.pending, os.path.abspath(self.root),
+                           os.path.abspath(config_path) if config_path else None)
+        self.observer = Observer()
+        self.observer.schedule(handler, str(self.root), recursive=True)
+        if config_path is not None and not _inside(config_path.parent, self.root):
+            self.observer.schedule(handler, str(config_path.parent), recursive=False)
+        self.observer.start()
+
+    def stop(self) -> None:
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(timeout=5)
+            self.observer = None
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)  # releases the lock
+            self.lock_fd = None
+        self.ws.close()
+
+    def _drain(self) -> set[str]:
+        paths: set[str] = set()
+        while True:
+            try:
+                paths.add(self.pending.get_nowait())
+            except queue.Empty:
+                return paths
+
+    def poll(self) -> list[Event]:
+        """Apply what changed since the last poll; the events, one per doc (or config reload)."""
+        paths = self._drain()
+        if not paths:
+            return []
+        events: list[Event] = []
+        config_path = self.ws.config.path
+        if config_path is not None and os.path.abspath(config_path) in paths:
+            events += self._reload_config()
+        events += self._rescan()
+        return events
+
+    def _reload_config(self) -> list[Event]:
+        try:
+            fresh = open_workspace(self.config_option, self.docs_option, warn=self.warn)
+        except CtxError as exc:
+            return [Event("error", "", f"config not reloaded, keeping the previous one: {exc}")]
+        self.ws.close()
+        self.ws = fresh
+        with self.ws.store.transaction():
+            refresh(self.ws, self.warn)  # a changed config rebuilds the keyword index
+        return [Event("config", "", f"reloaded {self.ws.config.path}")]
+
+    def _rescan(self) -> list[Event]:
+        # A full rescan after the debounce handles moves of whole folders, editors' save-by-rename and ignore
+        # files alike; it runs in this background process, never on a turn's path.
+        store = self.ws.store
+        try:
+            scan = index.scan(self.root)
+        except CtxError as exc:
+            return [Event("error", "", str(exc))]
+        with store.transaction():
+            cached = store.get_meta("index_files") or {}
+            if scan.files == cached:
+                return []
+            cfg = self.ws.config
+            changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
+            apply_changes(self.ws, changes, scan.files)
+        return _describe(changes, cached)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _describe(changes: index.Changes, cached: dict[str, index.Stat]) -> list[Event]:
+    added = [d for d in changes.changed if d.path not in cached]
+    changed = [Event("changed", d.path) for d in changes.changed if d.path in cached]
+    removed = list(changes.removed)
+    events: list[Event] = []
+    for doc in added:
+        # A removal and an addition of the same size in one batch is a move (or a rename).
+        twin = next((r for r in removed if cached[r][1] == doc.size), None)
+        if twin is not None:
+            removed.remove(twin)
+            events.append(Event("moved", twin, doc.path))
+        else:
+            events.append(Event("added", doc.path))
+    events += changed
+    events += [Event("removed", r) for r in removed]
+    events += [Event("skipped", p) for p in changes.skipped]
+    return events
