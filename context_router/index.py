@@ -148,29 +148,35 @@ def read_text(root: Path, rel: str, limit: int | None = None) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
-    """(front matter, body, warning). Front matter is a leading YAML block between `---` lines."""
+def _front_matter_block(text: str) -> tuple[str | None, str]:
+    """(the YAML block or None, the body). A front matter block is a leading block between `---` lines."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.startswith("---\n") and not text.startswith("---\r\n"):
-        return {}, text, None
+        return None, text
     lines = text.splitlines(keepends=True)
     for i in range(1, len(lines)):
         if lines[i].rstrip() in ("---", "..."):
-            block = "".join(lines[1:i])
-            body = "".join(lines[i + 1:])
-            import yaml  # only for docs that changed and carry front matter
+            return "".join(lines[1:i]), "".join(lines[i + 1:])
+    return None, text
 
-            try:
-                data = yaml.safe_load(block)
-            except yaml.YAMLError as exc:
-                return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
-            if data is None:
-                return {}, body, None
-            if not isinstance(data, dict):
-                return {}, body, "front matter is not a mapping"
-            return data, body, None
-    return {}, text, None
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """(front matter, body, warning)."""
+    block, body = _front_matter_block(text)
+    if block is None:
+        return {}, body, None
+    import yaml  # only for docs that changed and carry front matter
+
+    try:
+        data = yaml.safe_load(block)
+    except yaml.YAMLError as exc:
+        return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
+    if data is None:
+        return {}, body, None
+    if not isinstance(data, dict):
+        return {}, body, "front matter is not a mapping"
+    return data, body, None
 
 
 def _str_list(value: Any) -> tuple[str, ...]:
@@ -195,7 +201,8 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
 
 
 def body_of(text: str) -> str:
-    return split_front_matter(text)[1]
+    """The text without its front matter (not parsed: printing a doc needs no YAML)."""
+    return _front_matter_block(text)[1]
 
 
 def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False) -> Doc:

@@ -1,0 +1,164 @@
+"""The editor hook contract, the settings installer, and the hook path's imports."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from context_router.hooks import install_claude, run_hook, uninstall_claude
+
+from .conftest import REPO
+
+
+def hook(host: str, payload: bytes, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_hook(host, list(args), stdin=io.BytesIO(payload), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def payload(prompt, cwd: Path, session="s-1", **extra) -> bytes:
+    data = {"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": str(cwd),
+            "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt, **extra}
+    return json.dumps(data).encode()
+
+
+def test_claude_hook_valid_input(sample):
+    code, out, err = hook("claude", payload("is lighthouse ok?", sample.parent, extra_field=[1, 2]))
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    context = data["hookSpecificOutput"]["additionalContext"]
+    assert "━━━ [🔥 HOT] systems/lighthouse.md (score: 1.00) ━━━" in context
+    assert "/ 10,000 ║" in context
+
+
+def test_claude_hook_prints_nothing_when_all_cold(sample):
+    code, out, err = hook("claude", payload("hello there", sample.parent))
+    assert code == 0 and err == ""
+    assert "overview.md" in json.loads(out)["hookSpecificOutput"]["additionalContext"]  # pinned WARM
+    (sample.parent / "config.yaml").write_text("docs: docs-sample\npinned: []\n")
+    assert hook("claude", payload("hello there", sample.parent, session="s-2"))[1] == ""
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"{not json", "ctx: hook input is not valid JSON"),
+    (b"\xff\xfe\x00binary", "ctx: hook input is not UTF-8 text"),
+    (b"[1, 2]", "ctx: hook input is not a JSON object"),
+    (b'{"session_id": "x"}', "ctx: hook input has no string 'prompt'"),
+    (b'{"prompt": 42}', "ctx: hook input has no string 'prompt'"),
+    (b'{"prompt": "hi", "cwd": "/nonexistent/dir"}', "ctx: hook cwd is not a folder: /nonexistent/dir"),
+])
+def test_claude_hook_bad_input_never_fails(raw, message):
+    code, out, err = hook("claude", raw)
+    assert (code, out) == (0, "")
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_claude_hook_missing_docs_or_broken_config(tmp_path):
+    (tmp_path / "config.yaml").write_text("docs: nowhere\n")
+    code, out, err = hook("claude", payload("x", tmp_path))
+    assert (code, out) == (0, "") and err.startswith("ctx: docs folder not found")
+    (tmp_path / "config.yaml").write_text("tiers: {hot: {threshold: 9}}\n")
+    code, out, err = hook("claude", payload("x", tmp_path))
+    assert (code, out) == (0, "") and "tiers.hot.threshold" in err and err.count("\n") == 1
+
+
+def test_empty_prompt_does_not_advance(sample, ctx):
+    assert hook("claude", payload("   ", sample.parent)) == (0, "", "")
+    status = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "s-1").out)
+    assert status["turn"] == 0
+
+
+def test_sessions_are_isolated(sample, ctx):
+    hook("claude", payload("lighthouse", sample.parent, session="a"))
+    hook("claude", payload("vault", sample.parent, session="b"))
+    hook("claude", payload("kestrel", sample.parent, session="a"))
+    a = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "a").out)
+    b = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "b").out)
+    assert (a["turn"], b["turn"]) == (2, 1)
+    assert "systems/vault.md" not in {f["path"] for f in a["files"]}
+    assert {f["path"] for f in b["files"]} == {"systems/vault.md", "overview.md"}
+
+
+def test_hook_budget_is_capped_at_10000(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(6):
+        (docs / f"big{i}.md").write_text(f"# Big{i}\n" + "lorem ipsum dolor\n" * 500)
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n")
+    prompt = " ".join(f"big{i}" for i in range(6))
+    context = json.loads(hook("claude", payload(prompt, tmp_path))[1])["hookSpecificOutput"]["additionalContext"]
+    assert len(context) <= 10000
+    (tmp_path / "config.yaml").write_text("docs: docs\nbudget_chars: 4000\nhosts: {claude: {budget_chars: 50000}}\n")
+    context = json.loads(hook("claude", payload(prompt, tmp_path, session="z"))[1])
+    assert len(context["hookSpecificOutput"]["additionalContext"]) <= 4000  # the smaller of the two
+
+
+def test_plain_hook(sample):
+    code, out, err = hook("plain", b"the kestrel dome", "--config", str(sample))
+    assert code == 0 and out.startswith("╔══ ATTENTION STATE") and "HOT] systems/kestrel.md" in out
+    assert hook("plain", b"\xff\xfe") == (0, "", "ctx: hook input is not UTF-8 text\n")
+    assert hook("plain", b"x", "--bogus")[2] == "ctx: unknown hook option '--bogus'\n"
+
+
+def test_install_merges_and_is_idempotent(tmp_path):
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    existing = {"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "other"}]}],
+                                           "Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}
+    settings.write_text(json.dumps(existing))
+    assert install_claude(settings) is True
+    assert install_claude(settings) is False
+    data = json.loads(settings.read_text())
+    assert data["model"] == "opus" and data["hooks"]["Stop"] == existing["hooks"]["Stop"]
+    commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert commands == ["other", "ctx hook claude"]
+    assert uninstall_claude(settings) is True and uninstall_claude(settings) is False
+    assert json.loads(settings.read_text()) == existing
+    assert not list(settings.parent.glob("*.tmp"))
+
+
+def test_install_cli_and_bad_settings(ctx, tmp_path):
+    res = ctx("hook", "install", "claude")
+    assert res.code == 0 and "installed the hook in .claude/settings.json" in res.out
+    assert "already" in ctx("hook", "install", "claude").out
+    (tmp_path / ".claude" / "settings.json").write_text("{broken")
+    res = ctx("hook", "install", "claude")
+    assert res.code == 2 and "cannot read .claude/settings.json" in res.err
+    assert (tmp_path / ".claude" / "settings.json").read_text() == "{broken"  # nothing lost
+
+
+HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog")
+
+
+def test_hook_path_imports_nothing_heavy(sample):
+    """A warm hook turn (config cached, index built) has none of the heavy modules loaded."""
+    probe = (
+        "import io, sys, json\n"
+        "from context_router.hooks import run_hook\n"
+        f"raw = {payload('lighthouse please', sample.parent)!r}\n"
+        "out = io.StringIO()\n"
+        "run_hook('claude', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
+        "assert 'lighthouse' in out.getvalue()\n"
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert "yaml" in json.loads(first.stdout)  # the first turn parses config.yaml and the front matter
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == []
+
+
+def test_console_script_hook_subprocess(sample):
+    """The real entry point, as the editor runs it."""
+    res = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude"],
+                         input=payload("vault", sample.parent), capture_output=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert res.returncode == 0
+    assert "systems/vault.md" in json.loads(res.stdout)["hookSpecificOutput"]["additionalContext"]

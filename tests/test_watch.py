@@ -1,0 +1,96 @@
+"""ctx watch through the real watchdog observer."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from context_router.errors import StateError
+from context_router.router import TurnRequest, route
+from context_router.state import watch_alive
+from context_router.watch import Watcher
+
+from .conftest import REPO, write_docs
+
+TIMEOUT = 15
+
+
+def poll_until(watcher: Watcher, predicate) -> list:
+    seen: list = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        seen += watcher.poll()
+        if predicate(seen):
+            return seen
+        time.sleep(0.1)
+    raise AssertionError(f"watch did not report it within {TIMEOUT}s: {seen}")
+
+
+@pytest.fixture
+def project(tmp_path):
+    write_docs(tmp_path / "docs", {"a.md": "# Alpha\n", "sub/b.md": "# Beta\n"})
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n")
+    return tmp_path
+
+
+def test_watch_reports_changes_and_turns_trust_the_index(project):
+    watcher = Watcher(str(project / "config.yaml"))
+    watcher.start()
+    try:
+        assert watch_alive(watcher.ws.store.path.parent)
+        (project / "docs" / "gamma.md").write_text("# Gamma\n")
+        # Trusting the watcher's index, a turn does not scan: the new doc is not known until the watcher says so.
+        early = route(TurnRequest("gamma"), str(project / "config.yaml"))
+        events = poll_until(watcher, lambda ev: any(e.kind == "added" and e.path == "gamma.md" for e in ev))
+        assert events[-1].line() == "added    gamma.md"
+        later = route(TurnRequest("gamma", session="other"), str(project / "config.yaml"))
+        assert "gamma.md" not in early.text and "HOT] gamma.md" in later.text
+        (project / "docs" / "sub" / "b.md").write_text("# Beta\nmore\n")
+        poll_until(watcher, lambda ev: any(e.line() == "changed  sub/b.md" for e in ev))
+        (project / "docs" / "a.md").unlink()
+        poll_until(watcher, lambda ev: any(e.line() == "removed  a.md" for e in ev))
+        (project / "config.yaml").write_text("docs: docs\nkeywords: {gamma.md: [third letter]}\n")
+        poll_until(watcher, lambda ev: any(e.kind == "config" for e in ev))
+        assert "HOT] gamma.md" in route(TurnRequest("the third letter", session="k"),
+                                        str(project / "config.yaml")).text
+        (project / "config.yaml").write_text("tiers: {hot: {threshold: 7}}\n")
+        events = poll_until(watcher, lambda ev: any(e.kind == "error" for e in ev))
+        assert "keeping the previous one" in events[-1].line()
+    finally:
+        watcher.stop()
+    assert not watch_alive(watcher.ws.store.path.parent)
+
+
+def test_only_one_watcher(project):
+    first = Watcher(str(project / "config.yaml"))
+    first.start()
+    try:
+        second = Watcher(str(project / "config.yaml"))
+        with pytest.raises(StateError, match="another ctx watch is already running"):
+            second.start()
+        second.stop()
+    finally:
+        first.stop()
+
+
+def test_watch_command_exits_cleanly_on_ctrl_c(project):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "context_router", "watch", "--config", "config.yaml"],
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("watching ")
+        (project / "docs" / "new doc é.md").write_text("# New\n")
+        assert proc.stdout.readline().strip() == "added    new doc é.md"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 0, err
+    assert out.strip() == "stopped"
+    status = subprocess.run([sys.executable, "-m", "context_router", "status", "--json"], cwd=project, env=env,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert json.loads(status.stdout)["turn"] == 0
