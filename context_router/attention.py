@@ -6,21 +6,24 @@ Scores live in a plain dict: only files ever hit carry a score, so a turn touche
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from .records import record, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 # Below this a score counts as zero and the file is dropped from the session: 0.70 ** 20.
 ZERO = 0.0008
 
 
-@dataclass(frozen=True)
+@record
 class FileScore:
     score: float
     last_hit_turn: int = 0
     hits: int = 0  # keyword hits in the most recent hit turn
 
 
-@dataclass(frozen=True)
+@record
 class Update:
     scores: dict[str, FileScore]
     causes: dict[str, tuple[str, ...]]  # path -> what changed its score this turn, in order

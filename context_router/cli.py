@@ -6,7 +6,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -161,19 +160,19 @@ def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
 
 
 @app.command()
-def init(docs: Path = typer.Argument(Path("docs"), help="The docs folder to describe."),
-         output: Path = typer.Option(Path("config.yaml"), "--output", "-o", help="Where to write the config."),
-         from_cc: Path | None = typer.Option(None, "--from-claude-cognitive",
-                                                help="Convert claude-cognitive's keywords.json instead."),
+def init(docs: str = typer.Argument("docs", help="The docs folder to describe."),
+         output: str = typer.Option("config.yaml", "--output", "-o", help="Where to write the config."),
+         from_cc: str | None = typer.Option(None, "--from-claude-cognitive",
+                                            help="Convert claude-cognitive's keywords.json instead."),
          force: bool = typer.Option(False, "--force", help="Overwrite an existing config.")) -> None:
     """Write a config.yaml for a docs folder, with keywords derived from the docs."""
     from . import scaffold
 
     if from_cc is not None:
         body = scaffold.from_claude_cognitive(from_cc)
-        docs = from_cc.parent
+        docs = os.path.dirname(os.path.abspath(from_cc))
         for key in body["_unknown"]:
-            _warn(f"warning: {from_cc.name}: ignored key {key!r}")
+            _warn(f"warning: {os.path.basename(from_cc)}: ignored key {key!r}")
     else:
         body = scaffold.derive(docs)
     written = scaffold.write_config(output, docs, body, force)
@@ -245,7 +244,7 @@ def _run_hook(host: str, config: str | None, session: str | None) -> None:
 
 @install_app.command("claude")
 def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                   project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
+                   project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
     """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else."""
     from .hooks import install_claude as do_install
     from .hooks import settings_path
@@ -256,7 +255,7 @@ def install_claude(global_: bool = typer.Option(False, "--global", help="The use
 
 @uninstall_app.command("claude")
 def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                     project: Path = typer.Option(Path("."), "--project", help="Project folder.")) -> None:
+                     project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
     """Remove only our hook entry from .claude/settings.json."""
     from .hooks import settings_path
     from .hooks import uninstall_claude as do_uninstall

@@ -8,12 +8,15 @@ config.yaml has not changed since the last turn.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping
 
 from .errors import ConfigError
+from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from typing import Any
 
 CONFIG_NAME = "config.yaml"
 ENV_CONFIG = "CTX_CONFIG"
@@ -39,23 +42,23 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class HotTier:
     threshold: float
     max_files: int
 
 
-@dataclass(frozen=True)
+@record
 class WarmTier:
     threshold: float
     max_files: int
     lines: int
 
 
-@dataclass(frozen=True)
+@record
 class Config:
-    path: Path | None
-    docs_root: Path
+    path: str | None  # the config file, absolute; None for the embedded defaults
+    docs_root: str  # absolute
     budget_chars: int
     hot: HotTier
     warm: WarmTier
@@ -73,10 +76,10 @@ class Config:
     burst: int
 
     @property
-    def state_dir(self) -> Path:
+    def state_dir(self) -> str:
         """`.ctx/` beside the config file, or inside the docs root when there is no config file."""
-        base = self.path.parent if self.path is not None else self.docs_root
-        return base / ".ctx"
+        base = os.path.dirname(self.path) if self.path is not None else self.docs_root
+        return os.path.join(base, ".ctx")
 
     def budget_for(self, host: str | None) -> int:
         """The host's budget, or the config's if that is smaller."""
@@ -91,18 +94,17 @@ class Config:
         return self.decay_default
 
 
-def discover(option: str | None, cwd: Path | None = None) -> Path | None:
+def discover(option: str | None, cwd: str | None = None) -> str | None:
     """--config, then $CTX_CONFIG, then ./config.yaml; None means the embedded defaults."""
+    cwd = cwd or os.getcwd()
     explicit = option or os.environ.get(ENV_CONFIG)
     if explicit:
-        path = Path(explicit).expanduser()
-        if not path.is_absolute():
-            path = (cwd or Path.cwd()) / path
-        if not path.is_file():
+        path = os.path.join(cwd, os.path.expanduser(explicit))
+        if not os.path.isfile(path):
             raise ConfigError(f"config file not found: {explicit}")
-        return path
-    candidate = (cwd or Path.cwd()) / CONFIG_NAME
-    return candidate if candidate.is_file() else None
+        return os.path.normpath(path)
+    candidate = os.path.join(cwd, CONFIG_NAME)
+    return candidate if os.path.isfile(candidate) else None
 
 
 def parse_yaml(text: str, source: str) -> dict[str, Any]:
@@ -308,18 +310,19 @@ class LazyKeywords(Mapping[str, tuple[str, ...]]):
         return len(self._get())
 
 
-def from_normal(raw: Mapping[str, Any], path: Path | None, docs_override: Path | None = None,
-                cwd: Path | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None) -> Config:
+def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | None = None,
+                cwd: str | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None) -> Config:
     """Build the Config from an already validated dict (see `normalise`); `keywords` may replace raw's."""
-    base = path.parent if path is not None else (cwd or Path.cwd())
+    cwd = cwd or os.getcwd()
     if docs_override is not None:
-        docs_root = docs_override if docs_override.is_absolute() else (cwd or Path.cwd()) / docs_override
+        docs_root = os.path.join(cwd, os.path.expanduser(docs_override))
     else:
-        docs_root = base / os.path.expanduser(raw["docs"])
+        base = os.path.dirname(path) if path is not None else cwd
+        docs_root = os.path.join(base, os.path.expanduser(raw["docs"]))
     tiers = raw["tiers"]
     return Config(
         path=path,
-        docs_root=Path(os.path.normpath(docs_root)),
+        docs_root=os.path.normpath(os.path.abspath(docs_root)),
         budget_chars=raw["budget_chars"],
         hot=HotTier(tiers["hot"]["threshold"], tiers["hot"]["max_files"]),
         warm=WarmTier(tiers["warm"]["threshold"], tiers["warm"]["max_files"], tiers["warm"]["lines"]),
@@ -338,14 +341,15 @@ def from_normal(raw: Mapping[str, Any], path: Path | None, docs_override: Path |
     )
 
 
-def read_config_text(path: Path) -> str:
+def read_config_text(path: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
 
 
-def load(path: Path | None, docs_override: Path | None = None, cwd: Path | None = None) -> Config:
+def load(path: str | None, docs_override: str | None = None, cwd: str | None = None) -> Config:
     """Parse and validate a config file (or the defaults when path is None), without any cache."""
-    raw = parse_yaml(read_config_text(path), path.name) if path is not None else normalise({})
+    raw = parse_yaml(read_config_text(path), os.path.basename(path)) if path is not None else normalise({})
     return from_normal(raw, path, docs_override, cwd)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-from typing import Any, BinaryIO, TextIO
 
 from .errors import CtxError, InputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, TextIO
 
 ENV_SESSION = "CTX_SESSION"
 HOSTS = ("claude", "plain")
@@ -38,30 +40,40 @@ def _options(args: list[str]) -> dict[str, str]:
 
 def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
     """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
-    import json
+    from . import fastjson
 
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = fastjson.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise InputError("hook input is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"hook input is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except ValueError as exc:
+        raise InputError(f"hook input is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise InputError("hook input is not a JSON object")
     prompt = data.get("prompt")
     if not isinstance(prompt, str):
         raise InputError("hook input has no string 'prompt'")
+    prompt = _valid_text(prompt)
     session = data.get("session_id")
     cwd = data.get("cwd")
-    return (prompt, session[:MAX_SESSION_CHARS] if isinstance(session, str) and session else None,
+    return (prompt, _valid_text(session[:MAX_SESSION_CHARS]) if isinstance(session, str) and session else None,
             cwd if isinstance(cwd, str) and cwd else None)
 
 
-def claude_output(context: str) -> str:
-    import json
+def _valid_text(text: str) -> str:
+    """JSON may carry lone surrogates (\\ud800), which cannot be stored or printed: replace them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                              "additionalContext": context}}, ensure_ascii=False)
+
+def claude_output(context: str) -> str:
+    from .fastjson import dumps_str
+
+    return ('{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": '
+            f"{dumps_str(context)}}}}}")
 
 
 def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
@@ -89,8 +101,8 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
         from .router import TurnRequest, route
 
-        workdir = Path(cwd) if cwd else Path.cwd()
-        if not workdir.is_dir():
+        workdir = cwd or os.getcwd()
+        if not os.path.isdir(workdir):
             raise InputError(f"hook cwd is not a folder: {cwd}")
         result = route(TurnRequest(prompt, session=session, host=host), opts.get("config"), opts.get("docs"),
                        workdir, warn)
@@ -109,19 +121,19 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
 # -- installer -----------------------------------------------------------------------------------------------
 
 
-def settings_path(project: Path, global_: bool) -> Path:
-    if global_:
-        return Path(os.path.expanduser("~")) / ".claude" / "settings.json"
-    return project / ".claude" / "settings.json"
+def settings_path(project: str, global_: bool) -> str:
+    base = os.path.expanduser("~") if global_ else project
+    return os.path.normpath(os.path.join(base, ".claude", "settings.json"))
 
 
-def _load_settings(path: Path) -> dict[str, Any]:
+def _load_settings(path: str) -> dict[str, Any]:
     import json
 
-    if not path.exists():
+    if not os.path.exists(path):
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+        with open(path, encoding="utf-8") as fh:
+            data = json.loads(fh.read() or "{}")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
     if not isinstance(data, dict):
@@ -129,18 +141,19 @@ def _load_settings(path: Path) -> dict[str, Any]:
     return data
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: str, text: str) -> None:
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        if os.path.exists(path):
+            os.chmod(tmp, os.stat(path).st_mode & 0o777)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -153,7 +166,7 @@ def _is_ours(hook: Any) -> bool:
         hook["command"].strip().startswith(HOOK_COMMAND)
 
 
-def install_claude(path: Path, command: str = HOOK_COMMAND) -> bool:
+def install_claude(path: str, command: str = HOOK_COMMAND) -> bool:
     """Merge our UserPromptSubmit hook into a Claude Code settings file. False when it was already there."""
     import json
 
@@ -172,7 +185,7 @@ def install_claude(path: Path, command: str = HOOK_COMMAND) -> bool:
     return True
 
 
-def uninstall_claude(path: Path) -> bool:
+def uninstall_claude(path: str) -> bool:
     """Remove only our hook entry. False when it was not there."""
     import json
 

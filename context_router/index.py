@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from .errors import DocsError
+from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
 IGNORE_FILES = (".gitignore", ".ctxignore")
 SNIFF_BYTES = 8192
 
-Stat = tuple[int, int]  # (mtime_ns, size)
+if TYPE_CHECKING:
+    Stat = tuple[int, int]  # (mtime_ns, size)
 
 
-@dataclass(frozen=True)
+@record
 class Doc:
     path: str  # relative to the docs root, with forward slashes
     mtime_ns: int
@@ -36,27 +39,28 @@ class Doc:
     pinned: str | None = None
     decay: float | None = None
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Scan:
     files: dict[str, Stat]
     warnings: tuple[str, ...]
 
 
-def check_root(root: Path) -> None:
-    if not root.exists():
+def check_root(root: str) -> None:
+    if not os.path.exists(root):
         raise DocsError(f"docs folder not found: {root}")
-    if not root.is_dir():
+    if not os.path.isdir(root):
         raise DocsError(f"docs path is not a folder: {root}")
 
 
-def _ignore_matcher(root: Path) -> Callable[[str], bool] | None:
+def _ignore_matcher(root: str) -> Callable[[str], bool] | None:
     lines: list[str] = []
     for name in IGNORE_FILES:
         try:
-            lines += (root / name).read_text(encoding="utf-8", errors="replace").splitlines()
+            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as fh:
+                lines += fh.read().splitlines()
         except OSError:
             continue
     if not lines:
@@ -67,7 +71,7 @@ def _ignore_matcher(root: Path) -> Callable[[str], bool] | None:
     return spec.match_file
 
 
-def scan(root: Path) -> Scan:
+def scan(root: str) -> Scan:
     """Every indexable markdown file under root: relative path -> (mtime_ns, size)."""
     check_root(root)
     real_root = os.path.realpath(root)
@@ -79,47 +83,54 @@ def scan(root: Path) -> Scan:
     def inside(real: str) -> bool:
         return real == real_root or real.startswith(real_root + os.sep)
 
-    def walk(directory: str, rel: str) -> None:
+    def follow(entry: os.DirEntry[str], relpath: str) -> None:
+        real = os.path.realpath(entry.path)
+        if not inside(real):
+            return  # never follow a link out of the root
         try:
-            entries = list(os.scandir(directory))
+            st = os.stat(real)
+        except OSError:
+            return
+        if stat.S_ISDIR(st.st_mode) and real not in seen_dirs and (ignored is None or not ignored(relpath + "/")):
+            seen_dirs.add(real)
+            walk(entry.path, relpath + "/")
+        elif stat.S_ISREG(st.st_mode) and relpath.endswith(".md") and (ignored is None or not ignored(relpath)):
+            files[relpath] = (st.st_mtime_ns, st.st_size)
+
+    def walk(directory: str, rel: str) -> None:
+        # Kinds come from the directory listing (d_type), so only markdown files cost a stat call: this loop
+        # runs on every turn that is not served by `ctx watch`.
+        try:
+            it = os.scandir(directory)
         except OSError as exc:
             warnings.append(f"cannot read folder {rel or '.'}: {exc.strerror}")
             return
-        for entry in entries:
-            name = entry.name
-            if name.startswith("."):
-                continue
-            relpath = rel + name
-            try:
-                is_link = entry.is_symlink()
-                if is_link:
-                    real = os.path.realpath(entry.path)
-                    if not inside(real):
-                        continue  # never follow a link out of the root
-                    st = os.stat(real)
-                else:
-                    st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(st.st_mode):
-                if ignored is not None and ignored(relpath + "/"):
+        with it:
+            for entry in it:
+                name = entry.name
+                if name[0] == ".":
                     continue
-                real_dir = os.path.realpath(entry.path) if is_link else entry.path
-                if is_link:
-                    if real_dir in seen_dirs:
+                if entry.is_symlink():
+                    follow(entry, rel + name)
+                elif entry.is_dir(follow_symlinks=False):
+                    relpath = rel + name + "/"
+                    if ignored is None or not ignored(relpath):
+                        walk(entry.path, relpath)
+                elif name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    relpath = rel + name
+                    if ignored is not None and ignored(relpath):
                         continue
-                    seen_dirs.add(real_dir)
-                walk(entry.path, relpath + "/")
-            elif stat.S_ISREG(st.st_mode) and name.endswith(".md"):
-                if ignored is not None and ignored(relpath):
-                    continue
-                files[relpath] = (st.st_mtime_ns, st.st_size)
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    files[relpath] = (st.st_mtime_ns, st.st_size)
 
-    walk(str(root), "")
+    walk(root, "")
     return Scan(files, tuple(warnings))
 
 
-def read_text(root: Path, rel: str, limit: int | None = None) -> str | None:
+def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
     """The file's text, or None when it is not a readable regular text file inside the root.
 
     Opened non-blocking and checked with fstat, so a file swapped for a FIFO after the scan cannot hang the
@@ -230,7 +241,7 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
                warnings=tuple(warnings))
 
 
-def load_doc(root: Path, rel: str, st: Stat, warm_lines: int, max_bytes: int) -> Doc | None:
+def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int) -> Doc | None:
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
     oversize = st[1] > max_bytes
     # An oversized doc is indexed by its header only: read just enough bytes to find it.
@@ -240,7 +251,7 @@ def load_doc(root: Path, rel: str, st: Stat, warm_lines: int, max_bytes: int) ->
     return parse_doc(rel, st, text, warm_lines, oversize)
 
 
-@dataclass(frozen=True)
+@record
 class Changes:
     changed: tuple[Doc, ...]
     removed: tuple[str, ...]
@@ -252,7 +263,7 @@ class Changes:
         return bool(self.changed or self.removed)
 
 
-def diff(root: Path, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
+def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
          max_bytes: int) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 

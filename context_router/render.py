@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from .records import record
+from .tiers import HOT
 
-from .tiers import HOT, Plan, Stats
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
+    from .tiers import Plan, Stats
 
 FORMATS = ("markdown", "xml", "json")
 TRUNCATION_KEYWORDS = 4
@@ -24,7 +28,7 @@ def _keywords_hint(keywords: Sequence[str], path: str) -> str:
     return ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else path
 
 
-@dataclass(frozen=True)
+@record
 class MarkdownLayout:
     keywords: Callable[[str], Sequence[str]]
 
@@ -63,7 +67,7 @@ def _attr(value: str) -> str:
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
-@dataclass(frozen=True)
+@record
 class XmlLayout:
     """Anthropic's long-context shape: each file as a <document> inside <documents>."""
 

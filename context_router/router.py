@@ -7,25 +7,29 @@ config.yaml or a doc with front matter changed.
 
 from __future__ import annotations
 
+import marshal
 import os
-import sqlite3
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from . import attention, index, keywords, render, tiers
 from . import config as config_mod
-from .attention import FileScore
-from .config import Config
 from .errors import InputError, StateError
-from .state import Pin, Session, Store, default_path, watch_alive
+from .records import record
+from .state import DatabaseError, OperationalError, Store, default_path, set_aside, watch_alive
 
-Warn = Callable[[str], None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from .attention import FileScore
+    from .config import Config
+    from .state import Pin, Session
+
+    Warn = Callable[[str], None]
 
 
-@dataclass(frozen=True)
+@record
 class IndexView:
     """What a turn needs of the docs index; the keyword table and doc records stay in the store."""
 
@@ -33,34 +37,35 @@ class IndexView:
     attn: dict[str, tuple[tuple[str, ...], str | None, float | None]]  # path -> (related, pinned, decay)
 
 
-@dataclass
 class Workspace:
-    config: Config
-    store: Store
-    config_id: tuple[str, int, int] | None
+    """An open state database with the config it belongs to."""
+
+    def __init__(self, config: Config, store: Store, config_id: tuple[str, int, int] | None):
+        self.config = config
+        self.store = store
+        self.config_id = config_id
 
     def close(self) -> None:
         self.store.close()
 
 
-def _config_identity(path: Path | None) -> tuple[str, int, int] | None:
+def _config_identity(path: str | None) -> tuple[str, int, int] | None:
     if path is None:
         return None
-    st = path.stat()
-    return (str(path), st.st_mtime_ns, st.st_size)
+    st = os.stat(path)
+    return (path, st.st_mtime_ns, st.st_size)
 
 
-def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: Path | None = None,
+def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: str | None = None,
                    warn: Warn | None = None) -> Workspace:
     """Find the config, open the state beside it, load the config (from the state's cache when unchanged)."""
-    cwd = cwd or Path.cwd()
+    cwd = cwd or os.getcwd()
     path = config_mod.discover(config_option, cwd)
-    docs_override = Path(os.path.expanduser(docs_option)) if docs_option else None
     if path is not None:
-        state_dir = path.parent / ".ctx"
+        state_dir = os.path.join(os.path.dirname(path), ".ctx")
     else:
-        root = docs_override if docs_override is not None else Path(config_mod.DEFAULTS["docs"])
-        state_dir = (root if root.is_absolute() else cwd / root) / ".ctx"
+        root = os.path.expanduser(docs_option) if docs_option else config_mod.DEFAULTS["docs"]
+        state_dir = os.path.join(cwd, root, ".ctx")
     store = Store(default_path(state_dir), warn)
     try:
         ident = _config_identity(path)
@@ -69,22 +74,23 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
         if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
-            except sqlite3.DatabaseError as exc:
+            except DatabaseError as exc:
                 store.close()
-                store = Store.recover(store.path, exc, warn)
+                set_aside(store.path, exc, warn)
+                store = Store(store.path, warn)
                 cached = None
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
                 keywords = config_mod.LazyKeywords(lambda: store.get_meta("config_keywords") or {})
             else:
-                raw = config_mod.parse_yaml(config_mod.read_config_text(path), path.name)
+                raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
                 with store.transaction():
                     # The keywords go in a blob of their own, loaded only when the index is rebuilt.
                     store.put_meta("config", (ident, {**raw, "keywords": {}}))
                     store.put_meta("config_keywords", raw["keywords"])
         else:
             raw = config_mod.normalise({})
-        cfg = config_mod.from_normal(raw, path, docs_override, cwd, keywords)
+        cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords)
     except BaseException:
         store.close()
         raise
@@ -128,10 +134,13 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
     if meta is None or not trust:
         index.check_root(cfg.docs_root)
         scan = index.scan(cfg.docs_root)
-        cached = store.get_meta("index_files") or {}
-        if scan.files != cached:
-            changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
-            store.put_meta("index_files", scan.files)
+        # Comparing the serialised listing first skips decoding the cached one when nothing changed.
+        cached_bytes = store.get_meta_bytes("index_files")
+        if cached_bytes is None or marshal.dumps(scan.files) != cached_bytes:
+            cached = marshal.loads(cached_bytes) if cached_bytes is not None else {}
+            if scan.files != cached:
+                changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
+                store.put_meta("index_files", scan.files)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
@@ -171,7 +180,7 @@ def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.
 # -- one turn ------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class TurnRequest:
     prompt: str
     session: str = "default"
@@ -182,14 +191,14 @@ class TurnRequest:
     trust_index: bool | None = None  # None: trust it while a `ctx watch` is running
 
 
-@dataclass(frozen=True)
+@record
 class TurnResult:
     plan: tiers.Plan
     session: str
     advanced: bool
     causes: dict[str, tuple[str, ...]]
     text: str  # what to print: the markdown or xml context, or the json object
-    notices: tuple[str, ...] = field(default=())  # one-line messages for stderr
+    notices: tuple[str, ...] = ()  # one-line messages for stderr
 
 
 def pin_floors(cfg: Config, snap: IndexView, pins: Mapping[str, Pin], now: float) -> dict[str, float]:
@@ -272,7 +281,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     now = time.time() if now is None else now
     store = ws.store
     with store.transaction():
-        trust = req.trust_index if req.trust_index is not None else watch_alive(store.path.parent)
+        trust = req.trust_index if req.trust_index is not None else watch_alive(store.folder)
         snap = refresh(ws, warn, trust=trust)
         session = store.session(req.session)
         allowed, bucket = (True, session.bucket) if req.dry_run else _rate_limit(cfg, session, now)
@@ -300,17 +309,17 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
 
 
 def route(req: TurnRequest, config_option: str | None = None, docs_option: str | None = None,
-          cwd: Path | None = None, warn: Warn | None = None) -> TurnResult:
+          cwd: str | None = None, warn: Warn | None = None) -> TurnResult:
     """Open the workspace and run one turn. A state file that turns out corrupt mid-turn is set aside once."""
     ws = open_workspace(config_option, docs_option, cwd, warn)
     try:
-        try:
-            return run_turn(ws, req, warn)
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise StateError(f"state is busy: {exc}") from None
-            ws.store.close()
-            ws.store = Store.recover(ws.store.path, exc, warn)
-            return run_turn(ws, req, warn)
+        return run_turn(ws, req, warn)
+    except DatabaseError as exc:
+        if isinstance(exc, OperationalError) and "locked" in str(exc):
+            raise StateError(f"state is busy: {exc}") from None
+        ws.close()
+        set_aside(ws.store.path, exc, warn)
+        ws = open_workspace(config_option, docs_option, cwd, warn)
+        return run_turn(ws, req, warn)
     finally:
         ws.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from . import config as config_mod
@@ -14,7 +13,7 @@ from .errors import InputError
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 
 
-def derive(docs_root: Path, max_bytes: int = 2_000_000) -> dict[str, Any]:
+def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
     """Keywords (title, stem words) and related docs (markdown links between docs) for every doc."""
     scan = index.scan(docs_root)
     keywords: dict[str, list[str]] = {}
@@ -42,11 +41,12 @@ def derive(docs_root: Path, max_bytes: int = 2_000_000) -> dict[str, Any]:
     return {"keywords": keywords, "related": related}
 
 
-def from_claude_cognitive(path: Path) -> dict[str, Any]:
+def from_claude_cognitive(path: str) -> dict[str, Any]:
     import json
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as fh:
+            data = json.loads(fh.read())
     except FileNotFoundError:
         raise InputError(f"file not found: {path}") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -68,19 +68,20 @@ def from_claude_cognitive(path: Path) -> dict[str, Any]:
     return out
 
 
-def write_config(target: Path, docs: Path, body: dict[str, Any], force: bool) -> Path:
+def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> str:
     import yaml
 
-    if target.exists() and not force:
+    if os.path.exists(target) and not force:
         raise InputError(f"{target} already exists (use --force to overwrite)")
     index.check_root(docs)
-    rel_docs = os.path.relpath(docs.resolve(), target.parent.resolve())
+    rel_docs = os.path.relpath(os.path.realpath(docs), os.path.realpath(os.path.dirname(os.path.abspath(target))))
     data = {"docs": rel_docs.replace(os.sep, "/"), "budget_chars": 25000, "auto_keywords": True}
     data.update({k: v for k, v in body.items() if v and not k.startswith("_")})
-    config_mod.normalise(data, target.name)  # what we write must load
+    config_mod.normalise(data, os.path.basename(target))  # what we write must load
     text = "# Written by ctx init; see the README for every key.\n" + yaml.safe_dump(
         data, sort_keys=False, allow_unicode=True, width=120)
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
+    tmp = os.path.join(os.path.dirname(os.path.abspath(target)), f".{os.path.basename(target)}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
     os.replace(tmp, target)
     return target

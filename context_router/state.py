@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import marshal
 import os
-import sqlite3
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+
+try:
+    # The C module alone: the `sqlite3` package adds `datetime` and its adapters (~2 ms) on every hook turn,
+    # and ctx stores no dates.
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - an interpreter without the C module's public name
+    import sqlite3  # type: ignore[no-redef]
 
 from .attention import FileScore
 from .errors import StateError
-from .index import Doc, Stat
+from .index import Doc
+from .records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from .index import Stat
+
+DatabaseError = sqlite3.DatabaseError
+OperationalError = sqlite3.OperationalError
 
 APPLICATION_ID = 0x63747872  # "ctxr"
 SCHEMA_VERSION = 1
@@ -53,7 +65,7 @@ class ForeignState(Exception):
     """The file is not a ctx state database we can use."""
 
 
-@dataclass(frozen=True)
+@record
 class Session:
     name: str
     turn: int
@@ -61,7 +73,7 @@ class Session:
     bucket: tuple[float, float]  # rate limit: (tokens left, wall-clock time they were counted)
 
 
-@dataclass(frozen=True)
+@record
 class Pin:
     path: str
     level: str
@@ -73,17 +85,17 @@ class Pin:
 WATCH_LOCK = "watch.lock"
 
 
-def watch_alive(state_dir: Path) -> bool:
+def watch_alive(state_dir: str) -> bool:
     """Whether a `ctx watch` holds the lock on this state folder (it keeps the index current while it lives).
 
     An fcntl lock dies with its process, so a killed watcher is never mistaken for a live one.
     """
-    import fcntl
-
     try:
-        fd = os.open(state_dir / WATCH_LOCK, os.O_RDONLY)
+        fd = os.open(os.path.join(state_dir, WATCH_LOCK), os.O_RDONLY)
     except OSError:
         return False
+    import fcntl
+
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError:
@@ -93,44 +105,73 @@ def watch_alive(state_dir: Path) -> bool:
     return False
 
 
-def default_path(state_dir: Path) -> Path:
+def default_path(state_dir: str) -> str:
     env = os.environ.get(ENV_STATE)
-    return Path(env) if env else state_dir / "state.db"
+    return os.path.abspath(env) if env else os.path.join(state_dir, "state.db")
+
+
+def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
+    """Move an unusable state file (and its WAL) to `<name>.corrupt-<timestamp>` so a fresh one can start."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = f"{path}.corrupt-{stamp}-{os.getpid()}"
+    try:
+        os.replace(path, target)
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.replace(path + suffix, target + suffix)
+    except FileNotFoundError:
+        pass  # another process set it aside first
+    except OSError as exc:
+        raise StateError(f"cannot move aside unusable state {path}: {exc.strerror}") from None
+    if warn is not None:
+        warn(f"warning: state {os.path.basename(path)} was unusable ({reason}); moved to "
+             f"{os.path.basename(target)}, starting fresh")
+
+
+class _Transaction:
+    # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
+    def __init__(self, conn: sqlite3.Connection, write: bool):
+        self.conn = conn
+        self.write = write
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if kind is None:
+            self.conn.execute("COMMIT")
+            return
+        try:
+            self.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error says more
 
 
 class Store:
-    def __init__(self, path: Path, warn: Any = None):
+    def __init__(self, path: str, warn: Any = None):
         self.path = path
         self.warn = warn or (lambda message: None)
         try:
             self.conn = self._open()
         except (sqlite3.DatabaseError, ForeignState) as exc:
-            self._set_aside(exc)
+            set_aside(self.path, exc, self.warn)
             self.conn = self._open()
-
-    @classmethod
-    def recover(cls, path: Path, reason: BaseException, warn: Any = None) -> Store:
-        """Set aside a state file that failed mid-use and start a fresh one."""
-        store = cls.__new__(cls)
-        store.path = path
-        store.warn = warn or (lambda message: None)
-        store._set_aside(reason)
-        store.conn = store._open()
-        return store
 
     def _open(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.folder, exist_ok=True)
         except OSError as exc:
-            raise StateError(f"cannot create state folder {self.path.parent}: {exc.strerror}") from None
+            raise StateError(f"cannot create state folder {self.folder}: {exc.strerror}") from None
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         except sqlite3.OperationalError as exc:
             raise StateError(f"cannot open state {self.path}: {exc}") from None
         try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            app_id, version = (conn.execute("PRAGMA application_id").fetchone()[0],
-                               conn.execute("PRAGMA user_version").fetchone()[0])
+            # WAL with synchronous=NORMAL: a commit is atomic and survives the process being killed at any
+            # moment; only a power cut may lose the last turns. That trade saves an fsync on every prompt.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            app_id, version = conn.execute("SELECT (SELECT application_id FROM pragma_application_id()), "
+                                           "(SELECT user_version FROM pragma_user_version())").fetchone()
             if app_id == 0 and version == 0:
                 tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 if tables:
@@ -160,40 +201,26 @@ class Store:
                 conn.execute("ROLLBACK")
             raise
 
-    def _set_aside(self, reason: BaseException) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
-        try:
-            os.replace(self.path, target)
-            for suffix in ("-wal", "-shm"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    os.replace(side, target.with_name(target.name + suffix))
-        except FileNotFoundError:
-            pass  # another process set it aside first
-        except OSError as exc:
-            raise StateError(f"cannot move aside unusable state {self.path}: {exc.strerror}") from None
-        self.warn(f"warning: state {self.path.name} was unusable ({reason}); moved to {target.name}, "
-                  "starting fresh")
-
     def close(self) -> None:
         self.conn.close()
 
-    @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[None]:
-        self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+    @property
+    def folder(self) -> str:
+        return os.path.dirname(self.path)
+
+    def transaction(self, write: bool = True) -> _Transaction:
+        """`with store.transaction():` one BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+        return _Transaction(self.conn, write)
 
     # -- meta and caches -------------------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> Any:
+        raw = self.get_meta_bytes(key)
+        return marshal.loads(raw) if raw is not None else None
+
+    def get_meta_bytes(self, key: str) -> bytes | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return marshal.loads(row[0]) if row else None
+        return bytes(row[0]) if row else None
 
     def put_meta(self, key: str, value: Any) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, marshal.dumps(value)))

@@ -8,17 +8,29 @@ output, box and closing line included, never exceeds the budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from .records import record, replace
 
-from .attention import FileScore
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Protocol
+
+    from .attention import FileScore
+
+    class Layout(Protocol):
+        def box(self, stats: Stats) -> str: ...
+        def hot(self, index: int, path: str, score: float, body: str) -> str: ...
+        def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str: ...
+        def closing(self, names: Sequence[str], more: int) -> str: ...
+        def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str: ...
+
+
 
 HOT = "HOT"
 WARM = "WARM"
 
 
-@dataclass(frozen=True)
+@record
 class Caps:
     hot_threshold: float
     hot_max: int
@@ -26,14 +38,14 @@ class Caps:
     warm_max: int
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     path: str
     score: float
     tier: str
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     path: str
     tier: str
@@ -41,7 +53,7 @@ class Entry:
     text: str  # the rendered block
 
 
-@dataclass(frozen=True)
+@record
 class Stats:
     turn: int
     hot: int
@@ -52,7 +64,7 @@ class Stats:
     intent: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     entries: tuple[Entry, ...]
     omitted: tuple[str, ...]
@@ -60,15 +72,7 @@ class Plan:
     output: str
 
 
-class Layout(Protocol):
-    def box(self, stats: Stats) -> str: ...
-    def hot(self, index: int, path: str, score: float, body: str) -> str: ...
-    def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str: ...
-    def closing(self, names: Sequence[str], more: int) -> str: ...
-    def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str: ...
-
-
-@dataclass(frozen=True)
+@record
 class DocView:
     """What the planner needs of a doc to render it."""
 

@@ -12,13 +12,15 @@ import fcntl
 import os
 import queue
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import index
 from .errors import CtxError, StateError
-from .router import Warn, Workspace, apply_changes, open_workspace, refresh
+from .router import Workspace, apply_changes, open_workspace, refresh
 from .state import WATCH_LOCK
+
+if TYPE_CHECKING:
+    from .router import Warn
 
 DEBOUNCE_SECONDS = 0.2
 
@@ -80,13 +82,13 @@ class Watcher:
         self.pending: queue.SimpleQueue[str] = queue.SimpleQueue()
 
     @property
-    def root(self) -> Path:
+    def root(self) -> str:
         return self.ws.config.docs_root
 
     def start(self) -> None:
         from watchdog.observers import Observer
 
-        lock_path = self.ws.store.path.parent / WATCH_LOCK
+        lock_path = os.path.join(self.ws.store.folder, WATCH_LOCK)
         self.lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(self.lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -97,12 +99,11 @@ class Watcher:
         with self.ws.store.transaction():
             refresh(self.ws, self.warn)
         config_path = self.ws.config.path
-        handler = _Handler(self.pending, os.path.abspath(self.root),
-                           os.path.abspath(config_path) if config_path else None)
+        handler = _Handler(self.pending, self.root, config_path)
         self.observer = Observer()
-        self.observer.schedule(handler, str(self.root), recursive=True)
-        if config_path is not None and not _inside(config_path.parent, self.root):
-            self.observer.schedule(handler, str(config_path.parent), recursive=False)
+        self.observer.schedule(handler, self.root, recursive=True)
+        if config_path is not None and not _inside(os.path.dirname(config_path), self.root):
+            self.observer.schedule(handler, os.path.dirname(config_path), recursive=False)
         self.observer.start()
 
     def stop(self) -> None:
@@ -130,7 +131,7 @@ class Watcher:
             return []
         events: list[Event] = []
         config_path = self.ws.config.path
-        if config_path is not None and os.path.abspath(config_path) in paths:
+        if config_path is not None and config_path in paths:
             events += self._reload_config()
         events += self._rescan()
         return events
@@ -164,12 +165,9 @@ class Watcher:
         return _describe(changes, cached)
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
+def _inside(path: str, root: str) -> bool:
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    return real == real_root or real.startswith(real_root + os.sep)
 
 
 def _describe(changes: index.Changes, cached: dict[str, index.Stat]) -> list[Event]:

@@ -9,11 +9,11 @@ from context_router.errors import ConfigError
 def load(tmp_path: Path, text: str) -> config.Config:
     path = tmp_path / "config.yaml"
     path.write_text(text, encoding="utf-8")
-    return config.load(path)
+    return config.load(str(path))
 
 
 def test_defaults_without_a_file(tmp_path):
-    cfg = config.load(None, cwd=tmp_path)
+    cfg = config.load(None, cwd=str(tmp_path))
     assert cfg.budget_chars == 25000
     assert (cfg.hot.threshold, cfg.hot.max_files) == (0.8, 4)
     assert (cfg.warm.threshold, cfg.warm.max_files, cfg.warm.lines) == (0.25, 8, 25)
@@ -31,14 +31,14 @@ related: {systems/legion.md: [./integrations/pipe.md]}
 pinned: {overview.md: hot, notes.md: warm}
 hosts: {claude: {budget_chars: 20000}}
 """)
-    assert cfg.docs_root == tmp_path / "mydocs"
+    assert cfg.docs_root == str(tmp_path / "mydocs")
     assert cfg.decay_for("systems/core/x.md") == 0.95
     assert cfg.decay_for("systems/x.md") == 0.85
     assert cfg.decay_for("other.md") == 0.6
     assert cfg.related["systems/legion.md"] == ("integrations/pipe.md",)
     assert cfg.pinned == {"overview.md": "hot", "notes.md": "warm"}
     assert cfg.budget_for("claude") == 9000  # the smaller of host and config
-    assert config.load(tmp_path / "config.yaml").state_dir == tmp_path / ".ctx"
+    assert cfg.state_dir == str(tmp_path / ".ctx")
 
 
 def test_pinned_as_list(tmp_path):
@@ -73,12 +73,13 @@ def test_discovery_order(tmp_path, monkeypatch):
     (tmp_path / "config.yaml").write_text("budget_chars: 1\n")
     other = tmp_path / "other.yaml"
     other.write_text("budget_chars: 2\n")
-    assert config.discover(None, tmp_path) == tmp_path / "config.yaml"
+    cwd = str(tmp_path)
+    assert config.discover(None, cwd) == str(tmp_path / "config.yaml")
     monkeypatch.setenv("CTX_CONFIG", str(other))
-    assert config.discover(None, tmp_path) == other
-    assert config.discover("config.yaml", tmp_path) == tmp_path / "config.yaml"
+    assert config.discover(None, cwd) == str(other)
+    assert config.discover("config.yaml", cwd) == str(tmp_path / "config.yaml")
     with pytest.raises(ConfigError, match="config file not found: missing.yaml"):
-        config.discover("missing.yaml", tmp_path)
+        config.discover("missing.yaml", cwd)
     monkeypatch.delenv("CTX_CONFIG")
     (tmp_path / "config.yaml").unlink()
-    assert config.discover(None, tmp_path) is None
+    assert config.discover(None, cwd) is None

@@ -107,17 +107,18 @@ def test_plain_hook(sample):
 
 def test_install_merges_and_is_idempotent(tmp_path):
     settings = tmp_path / ".claude" / "settings.json"
+    path = str(settings)
     settings.parent.mkdir()
     existing = {"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "other"}]}],
                                            "Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}
     settings.write_text(json.dumps(existing))
-    assert install_claude(settings) is True
-    assert install_claude(settings) is False
+    assert install_claude(path) is True
+    assert install_claude(path) is False
     data = json.loads(settings.read_text())
     assert data["model"] == "opus" and data["hooks"]["Stop"] == existing["hooks"]["Stop"]
     commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
     assert commands == ["other", "ctx hook claude"]
-    assert uninstall_claude(settings) is True and uninstall_claude(settings) is False
+    assert uninstall_claude(path) is True and uninstall_claude(path) is False
     assert json.loads(settings.read_text()) == existing
     assert not list(settings.parent.glob("*.tmp"))
 
@@ -132,27 +133,29 @@ def test_install_cli_and_bad_settings(ctx, tmp_path):
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{broken"  # nothing lost
 
 
-HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog")
+HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog",
+         # and the standard modules whose import alone would cost the hook turn its speed target
+         "re", "json", "pathlib", "typing", "dataclasses", "inspect", "datetime", "sqlite3")
 
 
 def test_hook_path_imports_nothing_heavy(sample):
     """A warm hook turn (config cached, index built) has none of the heavy modules loaded."""
     probe = (
-        "import io, sys, json\n"
+        "import io, sys\n"
         "from context_router.hooks import run_hook\n"
         f"raw = {payload('lighthouse please', sample.parent)!r}\n"
         "out = io.StringIO()\n"
         "run_hook('claude', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
         "assert 'lighthouse' in out.getvalue()\n"
-        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+        f"print(repr([m for m in {HEAVY!r} if m in sys.modules]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
     assert first.returncode == 0, first.stderr
-    assert "yaml" in json.loads(first.stdout)  # the first turn parses config.yaml and the front matter
+    assert "yaml" in first.stdout  # the first turn parses config.yaml and the front matter
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
-    assert json.loads(res.stdout) == []
+    assert res.stdout.strip() == "[]"
 
 
 def test_console_script_hook_subprocess(sample):

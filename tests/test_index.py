@@ -14,21 +14,21 @@ LONG = "# Long\n" + "".join(f"line {i}\n" for i in range(40))
 def test_scan_recursive_skips_hidden_and_non_md(tmp_path):
     write_docs(tmp_path, {"a.md": "# A\n", "sub/b.md": "# B\n", ".hidden/c.md": "x", "notes.txt": "x",
                           "sub/.d.md": "x"})
-    assert sorted(index.scan(tmp_path).files) == ["a.md", "sub/b.md"]
+    assert sorted(index.scan(str(tmp_path)).files) == ["a.md", "sub/b.md"]
 
 
 def test_gitignore_and_ctxignore(tmp_path):
     write_docs(tmp_path, {"a.md": "a", "drafts/b.md": "b", "c.md": "c", "keep/d.md": "d",
                           ".gitignore": "drafts/\n", ".ctxignore": "c.md\n"})
-    assert sorted(index.scan(tmp_path).files) == ["a.md", "keep/d.md"]
+    assert sorted(index.scan(str(tmp_path)).files) == ["a.md", "keep/d.md"]
 
 
 def test_missing_root_is_a_clear_error(tmp_path):
     with pytest.raises(DocsError, match="docs folder not found"):
-        index.scan(tmp_path / "nope")
+        index.scan(str(tmp_path / "nope"))
     (tmp_path / "file").write_text("x")
     with pytest.raises(DocsError, match="not a folder"):
-        index.scan(tmp_path / "file")
+        index.scan(str(tmp_path / "file"))
 
 
 def test_header_stops_at_lines_or_marker():
@@ -52,13 +52,13 @@ def test_front_matter_parsed_and_stripped():
 
 def test_diff_reads_only_changed_files(tmp_path):
     write_docs(tmp_path, {"a.md": "# A\n", "b.md": "# B\n"})
-    first = index.scan(tmp_path).files
-    changes = index.diff(tmp_path, first, {}, 25, 10**6)
+    first = index.scan(str(tmp_path)).files
+    changes = index.diff(str(tmp_path), first, {}, 25, 10**6)
     assert sorted(d.path for d in changes.changed) == ["a.md", "b.md"]
     os.utime(tmp_path / "a.md", ns=(1, 1))
     (tmp_path / "b.md").unlink()
-    second = index.scan(tmp_path).files
-    changes = index.diff(tmp_path, second, first, 25, 10**6)
+    second = index.scan(str(tmp_path)).files
+    changes = index.diff(str(tmp_path), second, first, 25, 10**6)
     assert [d.path for d in changes.changed] == ["a.md"] and changes.removed == ("b.md",)
 
 
@@ -76,11 +76,11 @@ def test_hostile_files_are_skipped(tmp_path):
     (root / "binary.md").write_bytes(b"# Bin\x00\x01\x02")
     (root / "latin1.md").write_bytes(b"# Caf\xe9\n")
     try:
-        files = index.scan(root).files
+        files = index.scan(str(root)).files
         assert sorted(files) == ["binary.md", "inner/real.md", "latin1.md", "link-in.md", "ok.md"]
-        assert index.read_text(root, "link-out.md") is None  # even when asked directly
-        assert index.read_text(root, "fifo.md") is None
-        changes = index.diff(root, files, {}, 25, 10**6)
+        assert index.read_text(str(root), "link-out.md") is None  # even when asked directly
+        assert index.read_text(str(root), "fifo.md") is None
+        changes = index.diff(str(root), files, {}, 25, 10**6)
         assert changes.skipped == ("binary.md",)
         latin = next(d for d in changes.changed if d.path == "latin1.md")
         assert latin.title == "Caf\ufffd"
@@ -90,5 +90,5 @@ def test_hostile_files_are_skipped(tmp_path):
 
 def test_oversize_doc_indexed_by_header(tmp_path):
     write_docs(tmp_path, {"big.md": LONG * 50})
-    doc = index.load_doc(tmp_path, "big.md", (1, len(LONG) * 50), 25, 1000)
+    doc = index.load_doc(str(tmp_path), "big.md", (1, len(LONG) * 50), 25, 1000)
     assert doc is not None and doc.oversize and doc.truncated and doc.title == "Long"

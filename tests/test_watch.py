@@ -41,7 +41,7 @@ def test_watch_reports_changes_and_turns_trust_the_index(project):
     watcher = Watcher(str(project / "config.yaml"))
     watcher.start()
     try:
-        assert watch_alive(watcher.ws.store.path.parent)
+        assert watch_alive(watcher.ws.store.folder)
         (project / "docs" / "gamma.md").write_text("# Gamma\n")
         # Trusting the watcher's index, a turn does not scan: the new doc is not known until the watcher says so.
         early = route(TurnRequest("gamma"), str(project / "config.yaml"))
@@ -62,7 +62,7 @@ def test_watch_reports_changes_and_turns_trust_the_index(project):
         assert "keeping the previous one" in events[-1].line()
     finally:
         watcher.stop()
-    assert not watch_alive(watcher.ws.store.path.parent)
+    assert not watch_alive(watcher.ws.store.folder)
 
 
 def test_only_one_watcher(project):

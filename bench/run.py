@@ -1,0 +1,112 @@
+"""Time whole-process `ctx hook claude` turns on generated corpora, next to `python -c pass` in the same run.
+
+    python bench/run.py                      # 13, 1,000 and 10,000 docs, 15 runs each
+    python bench/run.py --sizes 1000 --runs 30
+
+Each size is measured twice: as a plain hook turn (it scans the docs folder for changes), and with a
+`ctx watch` running on the corpus (the turn trusts the watcher's index). Runs of the hook and of the bare
+interpreter are interleaved so that noise on a shared machine hits both alike; the ratios are what to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import generate, prompt_for  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def run_once(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, int, bytes]:
+    """(wall seconds, peak RSS in KiB, stdout) of one whole process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=cwd, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd} exited {proc.returncode}")
+    return elapsed, usage.ru_maxrss, out
+
+
+def ctx_command() -> list[str]:
+    script = Path(sys.executable).parent / "ctx"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "context_router"]
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000, "max_ms": max(times) * 1000}
+
+
+def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) -> dict[str, object]:
+    hook, base = ctx_command() + ["hook", "claude"], [sys.executable, "-c", "pass"]
+    hook_times, base_times, rss = [], [], []
+    for turn in range(runs + 2):
+        payload = json.dumps({"session_id": session, "prompt": prompt_for(n, turn), "cwd": str(corpus),
+                              "hook_event_name": "UserPromptSubmit"}).encode()
+        t_hook, kib, out = run_once(hook, payload, corpus, env)
+        t_base, _, _ = run_once(base, b"", corpus, env)
+        if turn < 2:
+            continue  # warm-up: the first turn builds the index, the second warms the OS caches
+        if b"additionalContext" not in out:
+            raise SystemExit(f"hook gave no context on turn {turn}: {out[:200]!r}")
+        hook_times.append(t_hook)
+        base_times.append(t_base)
+        rss.append(kib)
+    h, b = summary(hook_times), summary(base_times)
+    return {"hook": h, "python": b, "ratio": h["median_ms"] / b["median_ms"], "peak_rss_mib": max(rss) / 1024}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="13,1000,10000")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    results = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        corpus = args.corpora / str(n)
+        if not (corpus / "config.yaml").exists():
+            shutil.rmtree(corpus, ignore_errors=True)
+            generate(n, corpus)
+        shutil.rmtree(corpus / ".ctx", ignore_errors=True)
+        results.append({"docs": n, "mode": "scan", **measure(corpus, n, args.runs, "bench-scan", env)})
+        watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert watcher.stdout is not None
+            watcher.stdout.readline()  # "watching ...": the index is current and the lock is held
+            results.append({"docs": n, "mode": "watch", **measure(corpus, n, args.runs, "bench-watch", env)})
+        finally:
+            watcher.send_signal(2)
+            watcher.wait(timeout=30)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
+    print(f"{'docs':>6}  {'mode':<5}  {'hook median':>11}  {'min':>7}  {'max':>7}  {'python -c pass':>14}  "
+          f"{'ratio':>5}  {'peak RSS':>8}")
+    for r in results:
+        h, b = r["hook"], r["python"]
+        print(f"{r['docs']:>6}  {r['mode']:<5}  {h['median_ms']:>8.1f} ms  {h['min_ms']:>7.1f}  {h['max_ms']:>7.1f}  "
+              f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

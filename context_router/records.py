@@ -1,0 +1,78 @@
+"""Frozen records for the stages of a turn, without importing dataclasses.
+
+`dataclasses` pulls in `inspect` (and with it `ast`, `dis`, `re`, `enum`...): about 15 ms, more than the
+whole hook turn may spend. `@record` builds the same frozen value class from the class annotations, with no
+code generation; type checkers see it as a frozen dataclass (PEP 681).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    from typing_extensions import dataclass_transform
+
+    T = TypeVar("T")
+else:
+    def dataclass_transform(**_: object) -> object:
+        return lambda fn: fn
+
+_MISSING = object()
+
+
+def _init(fields: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
+    def __init__(self: object, *args: object, **kwargs: object) -> None:
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__}() takes {len(fields)} arguments, got {len(args)}")
+        for name, value in zip(fields, args, strict=False):
+            object.__setattr__(self, name, value)
+        for name in fields[len(args):]:
+            value = kwargs.pop(name, defaults.get(name, _MISSING))
+            if value is _MISSING:
+                raise TypeError(f"{type(self).__name__}() missing argument {name!r}")
+            object.__setattr__(self, name, value)
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}() got unexpected arguments {sorted(kwargs)}")
+
+    return __init__
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: type[T]) -> type[T]:
+    """Make `cls` a frozen value class over its annotated fields (in order, defaults from class attributes)."""
+    fields: tuple[str, ...] = ()
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__annotations__", {}):
+            if name not in fields:
+                fields += (name,)
+    defaults = {name: cls.__dict__[name] for name in fields if name in cls.__dict__}
+
+    def astuple(self: Any) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in fields)
+
+    def __setattr__(self: object, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __eq__(self: Any, other: object) -> bool:
+        return type(other) is type(self) and astuple(self) == astuple(other)
+
+    def __hash__(self: Any) -> int:
+        return hash(astuple(self))
+
+    def __repr__(self: Any) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in fields)})"
+
+    for name, fn in (("__init__", _init(fields, defaults)), ("__setattr__", __setattr__), ("__eq__", __eq__),
+                     ("__hash__", __hash__), ("__repr__", __repr__)):
+        setattr(cls, name, fn)
+    cls.__record_fields__ = fields  # type: ignore[attr-defined]
+    return cls
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of a record with some fields changed."""
+    values = {name: getattr(obj, name) for name in obj.__record_fields__}  # type: ignore[attr-defined]
+    values.update(changes)
+    return type(obj)(**values)
