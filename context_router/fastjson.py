@@ -37,8 +37,12 @@ def loads(text: str) -> Any:
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = make_scanner(_Context())(text, start)  # type: ignore[arg-type]
-    except StopIteration as stop:
-        raise ValueError(f"expecting a value at character {stop.value}") from None
+    except Exception:
+        # Bad input: the C scanner reports some errors through json.decoder, which may not be loaded, so
+        # let the json module parse it again and say what is wrong. Speed does not matter here.
+        import json
+
+        return json.loads(text)
     if text[end:].strip(_WHITESPACE):
         raise ValueError(f"extra data at character {end}")
     return value

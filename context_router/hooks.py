@@ -46,7 +46,7 @@ def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
         data = fastjson.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise InputError("hook input is not UTF-8 text") from None
-    except ValueError as exc:
+    except ValueError as exc:  # json.JSONDecodeError included
         raise InputError(f"hook input is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise InputError("hook input is not a JSON object")

@@ -158,6 +158,16 @@ def test_hook_path_imports_nothing_heavy(sample):
     assert res.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("raw", [b"{bad", b"[1,", b'{"prompt": "x"} trailing', b"", b"\x00\x01"])
+def test_bad_json_in_a_fresh_process(raw, tmp_path):
+    """In a process that never imported json, the C scanner's error path must still end in one clean line."""
+    res = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude"], input=raw, cwd=tmp_path,
+                         capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert (res.returncode, res.stdout) == (0, b"")
+    err = res.stderr.decode()
+    assert err.startswith("ctx: hook input is not ") and err.count("\n") == 1, err
+
+
 def test_console_script_hook_subprocess(sample):
     """The real entry point, as the editor runs it."""
     res = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude"],
