@@ -188,14 +188,19 @@ class Store:
 
     @staticmethod
     def _create(conn: sqlite3.Connection) -> None:
+        # WAL lets `ctx status` read while a turn writes; it is a property of the file, set once, outside any
+        # transaction. Several processes may get here at once: the version check under the write lock
+        # makes exactly one of them create the schema.
+        conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:  # another process may have won the race
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.executescript("BEGIN;" + SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
-                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-            else:
-                conn.execute("COMMIT")
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -142,12 +142,13 @@ def test_hook_path_imports_nothing_heavy(sample):
     """A warm hook turn (config cached, index built) has none of the heavy modules loaded."""
     probe = (
         "import io, sys\n"
+        "before = set(sys.modules)  # what the interpreter and its site hooks loaded, not the turn\n"
         "from context_router.hooks import run_hook\n"
         f"raw = {payload('lighthouse please', sample.parent)!r}\n"
         "out = io.StringIO()\n"
         "run_hook('claude', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
         "assert 'lighthouse' in out.getvalue()\n"
-        f"print(repr([m for m in {HEAVY!r} if m in sys.modules]))\n"
+        f"print(repr([m for m in {HEAVY!r} if m in set(sys.modules) - before]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
