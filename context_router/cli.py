@@ -38,18 +38,10 @@ def _session(value: str | None) -> str:
     return value or os.environ.get(ENV_SESSION) or "default"
 
 
-def _workspace(config: str | None, docs: str | None = None) -> Any:
-    from .router import open_workspace
-
-    return open_workspace(config, docs, warn=_warn)
-
-
 def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any]) -> Any:
-    ws = _workspace(config, docs)
-    try:
-        return fn(ws)
-    finally:
-        ws.close()
+    from .router import with_workspace
+
+    return with_workspace(fn, config, docs, warn=_warn)
 
 
 @app.callback()

@@ -185,7 +185,8 @@ class _Checker:
 
     def string(self, value: Any, key: str) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"must be a non-empty string, got {_kind(value)}")
+            got = "an empty string" if isinstance(value, str) else _kind(value)
+            raise self.fail(key, f"must be a non-empty string, got {got}")
         return value
 
     def string_list(self, value: Any, key: str) -> list[str]:

@@ -15,18 +15,19 @@ from . import attention, index, keywords, render, tiers
 from . import config as config_mod
 from .errors import InputError, StateError
 from .records import record
-from .state import DatabaseError, OperationalError, Store, default_path, set_aside, watch_alive
+from .state import DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any
+    from typing import Any, TypeVar
 
     from .attention import FileScore
     from .config import Config
     from .state import Pin, Session
 
     Warn = Callable[[str], None]
+    T = TypeVar("T")
 
 
 @record
@@ -308,18 +309,24 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     return TurnResult(plan, req.session, advance, upd.causes, text, tuple(notices))
 
 
+def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = None,
+                   docs_option: str | None = None, cwd: str | None = None, warn: Warn | None = None) -> T:
+    """Open the workspace, run `fn` on it, close it. A state file found corrupt on the way is set aside once
+    and `fn` runs again on a fresh state; any other database failure is a StateError (exit 1)."""
+    for attempt in (1, 2):
+        ws = open_workspace(config_option, docs_option, cwd, warn)
+        try:
+            return fn(ws)
+        except DatabaseError as exc:
+            if attempt == 2 or not is_corruption(exc):
+                raise StateError(f"state {ws.store.path}: {exc}") from None
+            ws.close()
+            set_aside(ws.store.path, exc, warn)
+        finally:
+            ws.close()
+    raise AssertionError("unreachable")
+
+
 def route(req: TurnRequest, config_option: str | None = None, docs_option: str | None = None,
           cwd: str | None = None, warn: Warn | None = None) -> TurnResult:
-    """Open the workspace and run one turn. A state file that turns out corrupt mid-turn is set aside once."""
-    ws = open_workspace(config_option, docs_option, cwd, warn)
-    try:
-        return run_turn(ws, req, warn)
-    except DatabaseError as exc:
-        if isinstance(exc, OperationalError) and "locked" in str(exc):
-            raise StateError(f"state is busy: {exc}") from None
-        ws.close()
-        set_aside(ws.store.path, exc, warn)
-        ws = open_workspace(config_option, docs_option, cwd, warn)
-        return run_turn(ws, req, warn)
-    finally:
-        ws.close()
+    return with_workspace(lambda ws: run_turn(ws, req, warn), config_option, docs_option, cwd, warn)

@@ -31,7 +31,17 @@ if TYPE_CHECKING:
     from .index import Stat
 
 DatabaseError = sqlite3.DatabaseError
-OperationalError = sqlite3.OperationalError
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """A damaged or foreign file, as opposed to a locked, full or read-only one (whose state must be kept)."""
+    if isinstance(exc, ForeignState):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
+    return type(exc) is sqlite3.DatabaseError
 
 APPLICATION_ID = 0x63747872  # "ctxr"
 SCHEMA_VERSION = 1
@@ -154,6 +164,8 @@ class Store:
         try:
             self.conn = self._open()
         except (sqlite3.DatabaseError, ForeignState) as exc:
+            if not is_corruption(exc):
+                raise StateError(f"cannot open state {self.path}: {exc}") from None
             set_aside(self.path, exc, self.warn)
             self.conn = self._open()
 

@@ -4,7 +4,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from context_router.attention import FileScore, update
@@ -83,3 +83,59 @@ def _conversation(docs: dict[str, str], prompts: list[str], budget: int, fmt: st
 def test_any_docs_any_prompts_budget_caps_and_determinism(docs, prompts, budget, fmt, monkeypatch):
     first = _conversation(docs, prompts, budget, fmt, monkeypatch)
     assert _conversation(docs, prompts, budget, fmt, monkeypatch) == first
+
+
+# -- fuzz: random configs, doc trees and prompts never raise anything but a CtxError ---------------------------
+
+yaml_value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-5, 30000), st.floats(-2, 2, allow_nan=False), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=6)
+config_st = st.dictionaries(
+    st.sampled_from(["budget_chars", "tiers", "decay", "coactivation", "auto_keywords", "keywords", "related",
+                     "pinned", "hosts", "max_doc_bytes", "rate_limit", "max_prompt_chars", "bogus"]),
+    yaml_value, max_size=4)
+name_st = st.text(alphabet=st.sampled_from("ab é-_ 中.x"), min_size=1, max_size=8).map(lambda s: s.strip() or "x")
+content_st = st.one_of(st.binary(max_size=400), doc_st.map(lambda t: t.encode("utf-8", "surrogatepass")),
+                       st.builds(lambda fm, body: b"---\n" + fm + b"\n---\n" + body,
+                                 st.binary(max_size=60), st.binary(max_size=60)))
+tree_st = st.dictionaries(st.lists(name_st, min_size=1, max_size=3).map(lambda parts: "/".join(parts) + ".md"),
+                          content_st, max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cfg=st.one_of(st.just({}), config_st), tree=tree_st, prompts=st.lists(prompt_st, min_size=1, max_size=3),
+       budget=st.one_of(st.none(), st.integers(0, 20000)))
+def test_fuzz_no_exception_escapes(cfg, tree, prompts, budget, monkeypatch):
+    import yaml
+
+    from context_router.errors import CtxError
+    from context_router.report import status
+    from context_router.router import with_workspace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel, data in tree.items():
+            target = root / "docs" / rel
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            except OSError:
+                continue  # a name that clashes with a folder of the same tree
+        (root / "docs").mkdir(exist_ok=True)
+        (root / "config.yaml").write_text(yaml.safe_dump({"docs": "docs", **cfg}), encoding="utf-8")
+        monkeypatch.setenv("CTX_STATE", str(root / "state.db"))
+        for prompt in prompts:
+            try:
+                res = route(TurnRequest(prompt, budget=budget), str(root / "config.yaml"))
+            except CtxError as exc:
+                assert "\n" not in str(exc)
+                event(f"refused: {type(exc).__name__}")
+                continue
+            event("routed")
+            assert len(res.text) <= (budget if budget is not None else res.plan.stats.budget)
+        try:
+            st_ = with_workspace(lambda ws: status(ws, "default"), str(root / "config.yaml"))
+        except CtxError:
+            return
+        assert all(0 < row.score <= 1 for row in st_.rows)
