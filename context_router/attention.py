@@ -10,7 +10,7 @@ from .records import record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
 # Below this a score counts as zero and the file is dropped from the session: 0.70 ** 20.
 ZERO = 0.0008
@@ -21,6 +21,20 @@ class FileScore:
     score: float
     last_hit_turn: int = 0
     hits: int = 0  # keyword hits in the most recent hit turn
+
+
+@record
+class Signal:
+    """A later layer's say on one doc's score, applied after co-activation and before pins."""
+
+    path: str
+    kind: str  # "floor": raise the score to at least `value`; "zero": drop it to 0 (unless hit this turn)
+    value: float
+    cause: str  # recorded as the cause, e.g. "semantic:0.42", "freeze:3", "thaw:3"
+
+
+FLOOR = "floor"
+ZERO_SIGNAL = "zero"
 
 
 @record
@@ -37,7 +51,7 @@ def clamp(x: float) -> float:
 def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list[str]],
            known: Callable[[str], bool], decay_rate: Callable[[str], float],
            related: Callable[[str], tuple[str, ...]], coactivation: float,
-           pins: Mapping[str, float]) -> Update:
+           pins: Mapping[str, float], signals: Sequence[Signal] = ()) -> Update:
     """One turn over `previous` scores.
 
     hits: path -> keywords that fired; pins: path -> score floor; known: whether a path is in the index.
@@ -70,6 +84,17 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
                     continue
                 scores[target] = replace(fs, score=clamp(fs.score + coactivation))
                 note(target, f"coactivation:{source}")
+
+    for sig in signals:
+        if not known(sig.path):
+            continue
+        fs = scores.get(sig.path, FileScore(0.0))
+        if sig.kind == ZERO_SIGNAL and sig.path not in hits and fs.score > 0:
+            scores[sig.path] = replace(fs, score=0.0)
+            note(sig.path, sig.cause)
+        elif sig.kind == FLOOR and fs.score < sig.value:
+            scores[sig.path] = replace(fs, score=clamp(sig.value))
+            note(sig.path, sig.cause)
 
     for path, floor in pins.items():
         if not known(path):

@@ -112,12 +112,17 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
 @app.command()
 def pin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
         hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
+        ttl: str | None = typer.Option(None, "--ttl", help="How long the pin lasts: 8h, 30m, 2d (HOT: 24h)."),
         docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Pin a doc so its score never drops below WARM (or HOT) in any session."""
+    """Pin a doc so its score never drops below WARM (or HOT) in any session. Attested: if the doc changes,
+    the pin is suspended until you pin it again."""
+    import time as clock
+
     from .pins import pin as do_pin
 
-    pinned = _with_workspace(config, docs, lambda ws: do_pin(ws, path, "hot" if hot else "warm"))
-    print(f"pinned {pinned.path} ({pinned.level.upper()})")
+    pinned = _with_workspace(config, docs, lambda ws: do_pin(ws, path, "hot" if hot else "warm", ttl))
+    until = f", until {clock.strftime('%Y-%m-%d %H:%M', clock.localtime(pinned.expires))}" if pinned.expires else ""
+    print(f"pinned {pinned.path} ({pinned.level.upper()}{until})")
 
 
 @app.command()

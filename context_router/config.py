@@ -39,6 +39,18 @@ DEFAULTS: dict[str, Any] = {
     "max_doc_bytes": 2_000_000,
     "max_prompt_chars": 20000,
     "rate_limit": {"turns_per_minute": 20, "burst": 3},
+    "pin_ttl_hours": 24.0,
+    "semantic": {
+        "enabled": True,
+        "dims": 512,
+        "history": 10,
+        "recall_threshold": 0.2,
+        "prompt_hot_threshold": 0.45,
+        "clusters": 8,
+        "freeze_below": 0.3,
+        "thaw_above": 0.6,
+        "intent": True,
+    },
 }
 
 
@@ -53,6 +65,19 @@ class WarmTier:
     threshold: float
     max_files: int
     lines: int
+
+
+@record
+class Semantic:
+    enabled: bool
+    dims: int
+    history: int
+    recall_threshold: float
+    prompt_hot_threshold: float
+    clusters: int
+    freeze_below: float
+    thaw_above: float
+    intent: bool
 
 
 @record
@@ -74,6 +99,8 @@ class Config:
     max_prompt_chars: int
     turns_per_minute: int  # 0: no limit
     burst: int
+    pin_ttl_hours: float
+    semantic: Semantic
 
     @property
     def state_dir(self) -> str:
@@ -262,6 +289,27 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
                                       "rate_limit.turns_per_minute", 0),
         "burst": c.integer(rate.get("burst", d["rate_limit"]["burst"]), "rate_limit.burst", 1),
     }
+    out["pin_ttl_hours"] = c.number(top.get("pin_ttl_hours", d["pin_ttl_hours"]), "pin_ttl_hours", 0, 1e6,
+                                    lo_open=True)
+    sem = c.mapping(top.get("semantic", {}), "semantic", d["semantic"])
+    ds = d["semantic"]
+    out["semantic"] = {
+        "enabled": c.boolean(sem.get("enabled", ds["enabled"]), "semantic.enabled"),
+        "dims": c.integer(sem.get("dims", ds["dims"]), "semantic.dims", 16),
+        "history": c.integer(sem.get("history", ds["history"]), "semantic.history", 1),
+        "recall_threshold": c.number(sem.get("recall_threshold", ds["recall_threshold"]),
+                                     "semantic.recall_threshold", 0, 1),
+        "prompt_hot_threshold": c.number(sem.get("prompt_hot_threshold", ds["prompt_hot_threshold"]),
+                                         "semantic.prompt_hot_threshold", 0, 1),
+        "clusters": c.integer(sem.get("clusters", ds["clusters"]), "semantic.clusters", 1),
+        "freeze_below": c.number(sem.get("freeze_below", ds["freeze_below"]), "semantic.freeze_below", -1, 1),
+        "thaw_above": c.number(sem.get("thaw_above", ds["thaw_above"]), "semantic.thaw_above", -1, 1),
+        "intent": c.boolean(sem.get("intent", ds["intent"]), "semantic.intent"),
+    }
+    if out["semantic"]["dims"] > 65535:
+        raise c.fail("semantic.dims", f"must be at most 65535, got {out['semantic']['dims']}")
+    if out["semantic"]["thaw_above"] < out["semantic"]["freeze_below"]:
+        raise c.fail("semantic.thaw_above", "must not be below semantic.freeze_below")
     return out
 
 
@@ -339,6 +387,8 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         max_prompt_chars=raw["max_prompt_chars"],
         turns_per_minute=raw["rate_limit"]["turns_per_minute"],
         burst=raw["rate_limit"]["burst"],
+        pin_ttl_hours=raw["pin_ttl_hours"],
+        semantic=Semantic(**raw["semantic"]),
     )
 
 

@@ -39,6 +39,8 @@ class Doc:
     pinned: str | None = None
     decay: float | None = None
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
+    terms: tuple[bytes, bytes] | None = None  # hashed term counts for the semantic layer (semantic.pack_counts)
+    entropy: float = 0.0  # normalised character entropy of the body (semantic.entropy)
     warnings: tuple[str, ...] = ()
 
 
@@ -216,7 +218,8 @@ def body_of(text: str) -> str:
     return _front_matter_block(text)[1]
 
 
-def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False) -> Doc:
+def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False,
+              vector_dims: int | None = None) -> Doc:
     meta, body, warning = split_front_matter(text)
     warnings = [warning] if warning else []
     title = ""
@@ -235,20 +238,29 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
         if decay is not None:
             warnings.append(f"front matter decay must be a number in (0, 1], got {decay!r}")
         decay = None
+    terms = None
+    h = 0.0
+    if vector_dims is not None:
+        from .semantic import entropy, hashed_counts, pack_counts
+
+        terms = pack_counts(hashed_counts(body, vector_dims))
+        h = entropy(body)
     return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
+               terms=terms, entropy=h,
                keywords=_str_list(meta.get("keywords")), related=_str_list(meta.get("related")),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
                warnings=tuple(warnings))
 
 
-def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int) -> Doc | None:
+def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,
+             vector_dims: int | None = None) -> Doc | None:
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
     oversize = st[1] > max_bytes
     # An oversized doc is indexed by its header only: read just enough bytes to find it.
     text = read_text(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
     if text is None:
         return None
-    return parse_doc(rel, st, text, warm_lines, oversize)
+    return parse_doc(rel, st, text, warm_lines, oversize, vector_dims)
 
 
 @record
@@ -264,7 +276,7 @@ class Changes:
 
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
-         max_bytes: int) -> Changes:
+         max_bytes: int, vector_dims: int | None = None) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn.
@@ -275,7 +287,7 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
     for rel, st in found.items():
         if cached.get(rel) == st:
             continue
-        doc = load_doc(root, rel, st, warm_lines, max_bytes)
+        doc = load_doc(root, rel, st, warm_lines, max_bytes, vector_dims)
         if doc is None:
             skipped.append(rel)
             warnings.append(f"skipped {rel}: unreadable or binary")

@@ -10,13 +10,36 @@ from .router import Workspace, refresh
 from .state import Pin
 
 
-def pin(ws: Workspace, path: str, level: str) -> Pin:
+def parse_ttl(text: str) -> float:
+    """"8h", "30m", "2d", "90s" or a bare number of hours -> seconds."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    raw = text.strip().lower()
+    unit = units.get(raw[-1:], None)
+    number = raw[:-1] if unit is not None else raw
+    try:
+        value = float(number) * (unit or 3600)
+    except ValueError:
+        raise InputError(f"--ttl must look like 8h, 30m, 2d or 90s, got {text!r}") from None
+    if not value > 0:
+        raise InputError(f"--ttl must be above zero, got {text!r}")
+    return value
+
+
+def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
+    """Pin with an attestation; a HOT pin lasts `pin_ttl_hours` (24 h) unless --ttl says otherwise."""
+    from .attest import attestation, key
+
     path = normalise_path(path)
+    seconds = parse_ttl(ttl) if ttl is not None else (ws.config.pin_ttl_hours * 3600 if level == "hot" else None)
     with ws.store.transaction():
         refresh(ws)
         if not ws.store.known([path]):
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
-        made = Pin(path, level, time.time(), None, None)
+        secret = key(ws.store.folder, create=True)
+        assert secret is not None
+        now = time.time()
+        made = Pin(path, level, now, now + seconds if seconds is not None else None,
+                   attestation(ws.config.docs_root, path, secret))
         ws.store.pin(made)
     return made
 

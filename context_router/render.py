@@ -40,6 +40,7 @@ class MarkdownLayout:
         if stats.intent:
             lines.append(f"║ Intent: {stats.intent} ║")
         lines.append("╚" + "═" * (len(title) - 2) + "╝")
+        lines += [f"⚠️ {note}" for note in stats.notes]
         return "\n".join(lines)
 
     def hot(self, index: int, path: str, score: float, body: str) -> str:
@@ -75,8 +76,9 @@ class XmlLayout:
 
     def box(self, stats: Stats) -> str:
         intent = f' intent="{stats.intent}"' if stats.intent else ""
+        notes = "".join(f"\n<note>{_attr(note)}</note>" for note in stats.notes)
         return (f'<attention_state turn="{stats.turn}" hot="{stats.hot}" warm="{stats.warm}" cold="{stats.cold}"'
-                f' chars="{stats.used}" budget="{stats.budget}"{intent}/>')
+                f' chars="{stats.used}" budget="{stats.budget}"{intent}/>{notes}')
 
     def _doc(self, index: int, path: str, tier: str, score: float, content: str) -> str:
         return (f'<document index="{index}" source="{_attr(path)}" tier="{tier}" score="{score:.2f}">\n'

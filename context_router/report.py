@@ -44,7 +44,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
     with ws.store.transaction():
         snap = refresh(ws, trust=trust_index)
         sess = ws.store.session(session)
-        pinned = pin_floors(ws.config, snap, ws.store.pins(), time.time())
+        pinned, _ = pin_floors(ws, snap, time.time())
         known = ws.store.known(sess.scores)
         scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in known),
                         key=lambda kv: (-kv[1].score, kv[0]))

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .attention import FileScore
     from .config import Config
-    from .state import Pin, Session
+    from .state import Session
 
     Warn = Callable[[str], None]
     T = TypeVar("T")
@@ -36,6 +36,7 @@ class IndexView:
 
     n_docs: int
     attn: dict[str, tuple[tuple[str, ...], str | None, float | None]]  # path -> (related, pinned, decay)
+    version: int  # bumped whenever the index changes (the semantic model follows it)
 
 
 class Workspace:
@@ -102,7 +103,12 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes)
+    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, _vector_dims(cfg))
+
+
+def _vector_dims(cfg: Config) -> int | None:
+    """Dimensions of the term counts to keep per doc: only while the semantic layer is on."""
+    return cfg.semantic.dims if cfg.semantic.enabled else None
 
 
 def doc_keywords(cfg: Config, doc: index.Doc) -> tuple[str, ...]:
@@ -140,13 +146,14 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
         if cached_bytes is None or marshal.dumps(scan.files) != cached_bytes:
             cached = marshal.loads(cached_bytes) if cached_bytes is not None else {}
             if scan.files != cached:
-                changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
+                changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes,
+                                     _vector_dims(cfg))
                 store.put_meta("index_files", scan.files)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
     if meta is not None and changes is None and tuple(meta["cfg"] or ()) == tuple(ws.config_id or ()):
-        return IndexView(meta["n_docs"], meta["attn"])
+        return IndexView(meta["n_docs"], meta["attn"], meta["version"])
     return _store_changes(ws, changes, config_changed=meta is None or tuple(meta["cfg"] or ()) != tuple(
         ws.config_id or ()))
 
@@ -166,9 +173,11 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, config_changed:
         rows = _keyword_rows(ws.config, changed, store.token_counts(new_tokens))
         rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
         store.set_keywords(rows)
-    view = IndexView(store.doc_count(), store.doc_settings())
+    previous = store.get_meta("index")
+    version = previous["version"] + 1 if previous is not None else 1
+    view = IndexView(store.doc_count(), store.doc_settings(), version)
     store.put_meta("index", {"sig": _index_signature(ws.config), "cfg": ws.config_id, "n_docs": view.n_docs,
-                             "attn": view.attn})
+                             "attn": view.attn, "version": version})
     return view
 
 
@@ -202,7 +211,9 @@ class TurnResult:
     notices: tuple[str, ...] = ()  # one-line messages for stderr
 
 
-def pin_floors(cfg: Config, snap: IndexView, pins: Mapping[str, Pin], now: float) -> dict[str, float]:
+def pin_floors(ws: Workspace, snap: IndexView, now: float) -> tuple[dict[str, float], tuple[str, ...]]:
+    """(path -> score floor, notes): front matter and config pins as they are, `ctx pin` pins as attested."""
+    cfg = ws.config
     floor = {"warm": cfg.warm.threshold, "hot": cfg.hot.threshold}
     out: dict[str, float] = {}
     for path, (_, level, _) in snap.attn.items():
@@ -210,10 +221,15 @@ def pin_floors(cfg: Config, snap: IndexView, pins: Mapping[str, Pin], now: float
             out[path] = floor[level]
     for path, level in cfg.pinned.items():
         out[path] = max(out.get(path, 0.0), floor[level])
-    for path, pin in pins.items():
-        level = pin.level if pin.expires is None or pin.expires > now else "warm"
+    pins = ws.store.pins()
+    if not pins:
+        return out, ()
+    from .attest import effective  # hashlib and hmac only when there are pins to check
+
+    levels, notes = effective(pins, cfg.docs_root, ws.store.folder, now)
+    for path, level in levels.items():
         out[path] = max(out.get(path, 0.0), floor[level])
-    return out
+    return out, notes
 
 
 def decay_rate(cfg: Config, snap: IndexView, path: str) -> float:
@@ -254,14 +270,21 @@ def _views(ws: Workspace, paths: list[str]) -> dict[str, tiers.DocView]:
 
 
 def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
-              fmt: str, budget: int) -> tiers.Plan:
+              fmt: str, budget: int, mass: Mapping[str, float] | None = None, intent: str | None = None,
+              notes: tuple[str, ...] = ()) -> tiers.Plan:
     cfg = ws.config
-    caps = tiers.Caps(cfg.hot.threshold, cfg.hot.max_files, cfg.warm.threshold, cfg.warm.max_files)
-    cands = tiers.candidates(tiers.rank(scores, hit), caps)
+    hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
+    if intent is not None:
+        from .semantic import intent_caps
+
+        caps_for_intent = intent_caps(intent, hot_max, warm_max)
+        hot_max, warm_max = caps_for_intent.hot_max, caps_for_intent.warm_max
+    caps = tiers.Caps(cfg.hot.threshold, hot_max, cfg.warm.threshold, warm_max)
+    cands = tiers.candidates(tiers.rank(scores, hit, mass), caps)
     paths = [c.path for c in cands]
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, _views(ws, paths), layout, budget, turn, snap.n_docs)
+    return tiers.fit(cands, _views(ws, paths), layout, budget, turn, snap.n_docs, intent, notes)
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -293,18 +316,30 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         turn = session.turn + 1
         tokens = keywords.prompt_tokens(prompt)
         hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
-        pins = pin_floors(cfg, snap, store.pins(), now)
-        touched = {*session.scores, *hits, *pins}
+        pins, pin_notes = pin_floors(ws, snap, now)
+        sem_turn = None
+        if cfg.semantic.enabled:
+            from . import layers  # the semantic step; numpy only when its model must be rebuilt
+
+            sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
+        signals = sem_turn.signals if sem_turn is not None else ()
+        touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
         touched.update(t for p in hits for t in related(cfg, snap, p))
         known = store.known(touched)
         upd = attention.update(session.scores, turn, hits, known.__contains__,
                                lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
-                               cfg.coactivation, pins)
-        plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget)
+                               cfg.coactivation, pins, signals)
+        memory = session.semantic
+        mass = None
+        if sem_turn is not None:
+            memory = sem_turn.memory
+            mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
+        plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
+                         mass, sem_turn.intent if sem_turn is not None else None, pin_notes)
         if advance:
-            store.save_turn(req.session, turn, upd.scores, upd.causes, bucket)
+            store.save_turn(req.session, turn, upd.scores, upd.causes, bucket, memory)
         elif bucket != session.bucket:
-            store.save_turn(req.session, session.turn, session.scores, {}, bucket)
+            store.save_turn(req.session, session.turn, session.scores, {}, bucket, session.semantic)
     text = render.to_json(plan, req.session, upd.causes) if req.fmt == "json" else plan.output
     return TurnResult(plan, req.session, advance, upd.causes, text, tuple(notices))
 

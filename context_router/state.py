@@ -53,12 +53,16 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID
 CREATE TABLE IF NOT EXISTS docs (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, skipped INTEGER NOT NULL,
     title TEXT, header TEXT, truncated INTEGER, keywords BLOB, related BLOB, pinned TEXT, decay REAL,
-    oversize INTEGER) WITHOUT ROWID;
+    oversize INTEGER, tdims BLOB, tcounts BLOB, entropy REAL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sem_docs (
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, cluster INTEGER NOT NULL, dims BLOB, weights BLOB);
+CREATE TABLE IF NOT EXISTS postings (dim INTEGER PRIMARY KEY, ids BLOB NOT NULL, weights BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS kw (
     token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL, ord INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS kw_by_token ON kw (token);
 CREATE INDEX IF NOT EXISTS kw_by_path ON kw (path);
-CREATE TABLE IF NOT EXISTS sessions (name TEXT PRIMARY KEY, turn INTEGER NOT NULL, bucket BLOB) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (
+    name TEXT PRIMARY KEY, turn INTEGER NOT NULL, bucket BLOB, semantic BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS scores (
     session TEXT NOT NULL, path TEXT NOT NULL, score REAL NOT NULL, last_hit_turn INTEGER NOT NULL,
     hits INTEGER NOT NULL, PRIMARY KEY (session, path)) WITHOUT ROWID;
@@ -81,6 +85,7 @@ class Session:
     turn: int
     scores: dict[str, FileScore]
     bucket: tuple[float, float]  # rate limit: (tokens left, wall-clock time they were counted)
+    semantic: dict[str, Any]  # the semantic layer's memory of this session (see layers.py)
 
 
 @record
@@ -254,14 +259,15 @@ class Store:
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
         self.conn.executemany(
-            "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((d.path, d.mtime_ns, d.size, d.title, d.header, int(d.truncated), marshal.dumps(d.keywords),
-              marshal.dumps(d.related), d.pinned, d.decay, int(d.oversize)) for d in docs))
+              marshal.dumps(d.related), d.pinned, d.decay, int(d.oversize), d.terms[0] if d.terms else None,
+              d.terms[1] if d.terms else None, d.entropy) for d in docs))
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
 
-    def _select_in(self, sql: str, values: Iterable[str]) -> list[Any]:
+    def _select_in(self, sql: str, values: Iterable[Any]) -> list[Any]:
         """Run `sql` (with one `IN ({})`) over the values in chunks that stay under SQLite's variable limit."""
         wanted = list(values)
         rows: list[Any] = []
@@ -322,20 +328,21 @@ class Store:
     # -- sessions ---------------------------------------------------------------------------------------------
 
     def session(self, name: str) -> Session:
-        row = self.conn.execute("SELECT turn, bucket FROM sessions WHERE name = ?", (name,)).fetchone()
+        row = self.conn.execute("SELECT turn, bucket, semantic FROM sessions WHERE name = ?", (name,)).fetchone()
         scores = {p: FileScore(s, t, h) for p, s, t, h in self.conn.execute(
             "SELECT path, score, last_hit_turn, hits FROM scores WHERE session = ?", (name,))}
         if row is None:
-            return Session(name, 0, scores, (-1.0, 0.0))
-        return Session(name, row[0], scores, tuple(marshal.loads(row[1])))  # type: ignore[arg-type]
+            return Session(name, 0, scores, (-1.0, 0.0), {})
+        bucket = tuple(marshal.loads(row[1]))
+        return Session(name, row[0], scores, bucket, marshal.loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
     def sessions(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM sessions ORDER BY name")]
 
     def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
-                  bucket: tuple[float, float]) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket) VALUES (?, ?, ?)",
-                          (name, turn, marshal.dumps(bucket)))
+                  bucket: tuple[float, float], semantic: dict[str, Any]) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic) VALUES (?, ?, ?, ?)",
+                          (name, turn, marshal.dumps(bucket), marshal.dumps(semantic)))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
                               ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
@@ -347,6 +354,39 @@ class Store:
         return list(self.conn.execute(
             "SELECT turn, score, causes FROM history WHERE session = ? AND path = ? ORDER BY turn, rowid",
             (name, path)))
+
+    # -- the semantic model (built by semantic.build when the index changes) ---------------------------------
+
+    def doc_terms(self) -> dict[str, tuple[bytes, bytes, float]]:
+        return {p: (bytes(d), bytes(c), h) for p, d, c, h in self.conn.execute(
+            "SELECT path, tdims, tcounts, entropy FROM docs WHERE skipped = 0 AND tdims IS NOT NULL")}
+
+    def save_model(self, paths: list[str], clusters: dict[str, int], vectors: dict[str, tuple[bytes, bytes]],
+                   postings: dict[int, tuple[bytes, bytes]]) -> None:
+        self.conn.execute("DELETE FROM sem_docs")
+        self.conn.execute("DELETE FROM postings")
+        self.conn.executemany("INSERT INTO sem_docs VALUES (?, ?, ?, ?, ?)",
+                              ((i, p, clusters[p], *vectors[p]) for i, p in enumerate(paths)))
+        self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?)", ((d, *v) for d, v in postings.items()))
+
+    def postings(self, dims: Iterable[int]) -> list[tuple[int, bytes, bytes]]:
+        return self._select_in("SELECT dim, ids, weights FROM postings WHERE dim IN ({})", dims)
+
+    def sem_docs(self, ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+        return {i: (p, c) for i, p, c in self._select_in("SELECT id, path, cluster FROM sem_docs WHERE id IN ({})",
+                                                         ids)}
+
+    def sem_by_path(self, paths: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """path -> (id in the postings, cluster)."""
+        return {p: (i, c) for p, i, c in self._select_in(
+            "SELECT path, id, cluster FROM sem_docs WHERE path IN ({})", paths)}
+
+    def cluster_members(self, cluster: int) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT path FROM sem_docs WHERE cluster = ? ORDER BY path",
+                                                (cluster,))]
+
+    def entropies(self, paths: Iterable[str]) -> dict[str, float]:
+        return dict(self._select_in("SELECT path, entropy FROM docs WHERE path IN ({})", paths))
 
     def reset(self, name: str) -> bool:
         existed = self.conn.execute("DELETE FROM sessions WHERE name = ?", (name,)).rowcount > 0

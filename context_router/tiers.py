@@ -62,6 +62,7 @@ class Stats:
     used: int
     budget: int
     intent: str | None = None
+    notes: tuple[str, ...] = ()  # one-line notices shown under the box (expired or suspended pins)
 
 
 @record
@@ -81,9 +82,12 @@ class DocView:
     truncated: bool
 
 
-def rank(scores: Mapping[str, FileScore], hit: frozenset[str]) -> list[tuple[str, FileScore]]:
-    return sorted(scores.items(),
-                  key=lambda kv: (-kv[1].score, kv[0] not in hit, -kv[1].hits, -kv[1].last_hit_turn, kv[0]))
+def rank(scores: Mapping[str, FileScore], hit: frozenset[str], mass: Mapping[str, float] | None = None
+         ) -> list[tuple[str, FileScore]]:
+    """Score, hit this turn, keyword hits, mass (semantic layer; heavier first), most recent hit, path."""
+    weight = mass or {}
+    return sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0] not in hit, -kv[1].hits,
+                                                 -weight.get(kv[0], 0.0), -kv[1].last_hit_turn, kv[0]))
 
 
 def candidates(ranked: Sequence[tuple[str, FileScore]], caps: Caps) -> list[Candidate]:
@@ -104,11 +108,11 @@ def _separator_cost(layout: Layout) -> int:
 
 
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
-        n_docs: int, intent: str | None = None) -> Plan:
+        n_docs: int, intent: str | None = None, notes: tuple[str, ...] = ()) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
-    widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent))
+    widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes))
     remaining = budget - len(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
@@ -134,7 +138,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         remaining -= len(text) + sep
 
     closing = _closing(layout, omitted, remaining - sep) if omitted and entries else None
-    return _compose(layout, entries, omitted, closing, turn, n_docs, budget, intent)
+    return _compose(layout, entries, omitted, closing, turn, n_docs, budget, intent, notes)
 
 
 def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:
@@ -147,9 +151,9 @@ def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:
 
 
 def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: str | None, turn: int,
-             n_docs: int, budget: int, intent: str | None) -> Plan:
+             n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...]) -> Plan:
     if not entries:
-        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent), "")
+        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "")
     n_hot = sum(1 for e in entries if e.tier == HOT)
     n_warm = len(entries) - n_hot
     cold = max(0, n_docs - len(entries))
@@ -157,12 +161,12 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: 
     used = 0
     # "Total chars" counts the box itself: settle it in a few passes (the digit count can only grow).
     for _ in range(4):
-        stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent)
+        stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent, notes)
         output = layout.compose(layout.box(stats), blocks, closing)
         if len(output) == used:
             break
         used = len(output)
     if len(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
-        return _compose(layout, entries, [dropped, *omitted], None, turn, n_docs, budget, intent)
+        return _compose(layout, entries, [dropped, *omitted], None, turn, n_docs, budget, intent, notes)
     return Plan(tuple(entries), tuple(omitted), replace(stats, used=len(output)), output)

@@ -73,7 +73,14 @@ CONVERSATION = [
 ]
 
 
+def keyword_core(sample):
+    """The sample config with the semantic layer off: these turns check the keyword core's rules alone."""
+    sample.write_text(sample.read_text(encoding="utf-8") + "semantic: {enabled: false}\n", encoding="utf-8")
+    return sample
+
+
 def test_twenty_turns(sample, capsys):
+    keyword_core(sample)
     for turn, (prompt, hot, warm) in enumerate(CONVERSATION, 1):
         capsys.readouterr()
         assert main(["route", prompt, "--format", "json", "--config", str(sample)]) == 0
@@ -89,6 +96,7 @@ def test_twenty_turns(sample, capsys):
 
 
 def test_decay_to_cold_on_the_fifth_quiet_turn(sample, capsys):
+    keyword_core(sample)
     seen = []
     for prompt in ["telemetry please", "a", "b", "c", "d"]:
         capsys.readouterr()
