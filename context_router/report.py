@@ -20,6 +20,7 @@ class StatusRow:
     last_hit_turn: int
     pinned: bool
     keywords: tuple[str, ...]
+    cluster: int | None = None  # the doc's topic cluster (semantic layer)
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,21 @@ class Status:
     turn: int
     rows: tuple[StatusRow, ...]
     n_docs: int
+    frozen: tuple[int, ...] = ()  # clusters the conversation has left (semantic layer)
+    semantic: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        return {"session": self.session, "turn": self.turn,
-                "files": [{"path": r.path, "score": round(r.score, 4), "tier": r.tier,
-                           "last_hit_turn": r.last_hit_turn, "pinned": r.pinned} for r in self.rows]}
+        files: list[dict[str, object]] = []
+        for r in self.rows:
+            row: dict[str, object] = {"path": r.path, "score": round(r.score, 4), "tier": r.tier,
+                                      "last_hit_turn": r.last_hit_turn, "pinned": r.pinned}
+            if self.semantic:
+                row["cluster"] = r.cluster
+            files.append(row)
+        out: dict[str, object] = {"session": self.session, "turn": self.turn, "files": files}
+        if self.semantic:
+            out["frozen_clusters"] = list(self.frozen)
+        return out
 
 
 def tier_of(ws: Workspace, score: float) -> str:
@@ -41,6 +52,7 @@ def tier_of(ws: Workspace, score: float) -> str:
 
 
 def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
+    semantic_on = ws.config.semantic.enabled
     with ws.store.transaction():
         snap = refresh(ws, trust=trust_index)
         sess = ws.store.session(session)
@@ -49,9 +61,14 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
         scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in known),
                         key=lambda kv: (-kv[1].score, kv[0]))
         kws = ws.store.keywords_of(known)
-    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned, kws.get(p, ()))
-                 for p, fs in scored)
-    return Status(session, sess.turn, rows, snap.n_docs)
+        clusters = {p: c for p, (_, c) in ws.store.sem_by_path(known).items()} if semantic_on else {}
+        model = ws.store.get_meta("semantic") if semantic_on else None
+    memory = sess.semantic
+    current = model is not None and memory.get("model") == model["version"]
+    frozen = tuple(sorted(int(c) for c in memory.get("frozen", {}))) if current else ()
+    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned, kws.get(p, ()),
+                           clusters.get(p)) for p, fs in scored)
+    return Status(session, sess.turn, rows, snap.n_docs, frozen, semantic_on)
 
 
 def body_text(ws: Workspace, path: str) -> str:

@@ -103,10 +103,10 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, _vector_dims(cfg))
+    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
 
 
-def _vector_dims(cfg: Config) -> int | None:
+def vector_dims(cfg: Config) -> int | None:
     """Dimensions of the term counts to keep per doc: only while the semantic layer is on."""
     return cfg.semantic.dims if cfg.semantic.enabled else None
 
@@ -147,7 +147,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
             cached = marshal.loads(cached_bytes) if cached_bytes is not None else {}
             if scan.files != cached:
                 changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes,
-                                     _vector_dims(cfg))
+                                     vector_dims(cfg))
                 store.put_meta("index_files", scan.files)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):

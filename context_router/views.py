@@ -32,18 +32,25 @@ def _shown_keywords(keywords: tuple[str, ...], path: str, limit: int = 5) -> str
     return ", ".join(shown) + (f" +{more}" if more > 0 else "")
 
 
+def _cluster(st: Status, cluster: int | None) -> str:
+    if cluster is None:
+        return "-"
+    return f"{cluster} frozen" if cluster in st.frozen else str(cluster)
+
+
 def _rows(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> list[tuple[str, ...]]:
     return [(r.path, f"{r.score:.2f}", bar(r.score), r.tier + (" pinned" if r.pinned else ""),
              str(r.last_hit_turn) if r.last_hit_turn else "-", f"{count(body(r.path)):,}" if count else "-",
-             _shown_keywords(r.keywords, r.path)) for r in st.rows]
+             _cluster(st, r.cluster), _shown_keywords(r.keywords, r.path)) for r in st.rows]
 
 
-HEADERS = ("doc", "score", "", "tier", "last hit", "tokens", "keywords")
-LEFT = (0, 2, 3, 6)
+HEADERS = ("doc", "score", "", "tier", "last hit", "tokens", "cluster", "keywords")
+LEFT = (0, 2, 3, 6, 7)
 
 
 def _title(st: Status) -> str:
-    return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs"
+    frozen = f"; frozen clusters: {', '.join(map(str, st.frozen))}" if st.frozen else ""
+    return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs{frozen}"
 
 
 def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> Any:
@@ -52,7 +59,7 @@ def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[s
 
     table = Table(title=_title(st), box=SIMPLE_HEAD)
     for i, name in enumerate(HEADERS):
-        table.add_column(name, justify="left" if i in LEFT else "right", no_wrap=i != 6)
+        table.add_column(name, justify="left" if i in LEFT else "right", no_wrap=i != len(HEADERS) - 1)
     style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
     for row, r in zip(_rows(st, count, body), st.rows, strict=True):
         table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import index
 from .errors import CtxError, StateError
-from .router import Workspace, apply_changes, open_workspace, refresh
+from .router import Workspace, apply_changes, open_workspace, refresh, vector_dims
 from .state import WATCH_LOCK
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class Watcher:
             self.lock_fd = None
             raise StateError(f"another ctx watch is already running on {self.ws.store.path}") from None
         with self.ws.store.transaction():
-            refresh(self.ws, self.warn)
+            self._rebuild_model(refresh(self.ws, self.warn).version)
         config_path = self.ws.config.path
         handler = _Handler(self.pending, self.root, config_path)
         self.observer = Observer()
@@ -144,8 +144,16 @@ class Watcher:
         self.ws.close()
         self.ws = fresh
         with self.ws.store.transaction():
-            refresh(self.ws, self.warn)  # a changed config rebuilds the keyword index
+            view = refresh(self.ws, self.warn)  # a changed config rebuilds the keyword index
+            self._rebuild_model(view.version)
         return [Event("config", "", f"reloaded {self.ws.config.path}")]
+
+    def _rebuild_model(self, version: int) -> None:
+        """Rebuild the semantic model here, in the background, so no turn pays for it (inside a transaction)."""
+        if self.ws.config.semantic.enabled:
+            from .layers import model
+
+            model(self.ws, version)
 
     def _rescan(self) -> list[Event]:
         # A full rescan after the debounce handles moves of whole folders, editors' save-by-rename and ignore
@@ -160,8 +168,9 @@ class Watcher:
             if scan.files == cached:
                 return []
             cfg = self.ws.config
-            changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes)
-            apply_changes(self.ws, changes, scan.files)
+            changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
+            view = apply_changes(self.ws, changes, scan.files)
+            self._rebuild_model(view.version)
         return _describe(changes, cached)
 
 
