@@ -152,7 +152,7 @@ def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:
 
 def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: str | None, turn: int,
              n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...]) -> Plan:
-    if not entries:
+    if not entries and not notes:  # nothing to show and no note (an expired or suspended pin) to pass on
         return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "")
     n_hot = sum(1 for e in entries if e.tier == HOT)
     n_warm = len(entries) - n_hot
@@ -166,6 +166,8 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: 
         if len(output) == used:
             break
         used = len(output)
+    if len(output) > budget and not entries:
+        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "")
     if len(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
         return _compose(layout, entries, [dropped, *omitted], None, turn, n_docs, budget, intent, notes)
