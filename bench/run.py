@@ -3,8 +3,8 @@
     python bench/run.py                      # 13, 1,000 and 10,000 docs, 15 runs each
     python bench/run.py --sizes 1000 --runs 30
 
-Each size is measured twice: as a plain hook turn (it scans the docs folder for changes), and with a
-`ctx watch` running on the corpus (the turn trusts the watcher's index). Runs of the hook and of the bare
+Each size is measured with the semantic layer off and on, each as a plain hook turn (it scans the docs folder
+for changes) and with a `ctx watch` running on the corpus (the turn trusts the watcher's index). Runs of the hook and of the bare
 interpreter are interleaved so that noise on a shared machine hits both alike; the ratios are what to compare.
 """
 
@@ -78,34 +78,49 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
     results = []
     for n in (int(s) for s in args.sizes.split(",")):
         corpus = args.corpora / str(n)
         if not (corpus / "config.yaml").exists():
             shutil.rmtree(corpus, ignore_errors=True)
             generate(n, corpus)
-        shutil.rmtree(corpus / ".ctx", ignore_errors=True)
-        results.append({"docs": n, "mode": "scan", **measure(corpus, n, args.runs, "bench-scan", env)})
-        watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True)
-        try:
-            assert watcher.stdout is not None
-            watcher.stdout.readline()  # "watching ...": the index is current and the lock is held
-            results.append({"docs": n, "mode": "watch", **measure(corpus, n, args.runs, "bench-watch", env)})
-        finally:
-            watcher.send_signal(2)
-            watcher.wait(timeout=30)
+        text = (corpus / "config.yaml").read_text(encoding="utf-8").split("semantic:")[0]
+        for layer in ("off", "on"):
+            config = corpus / f"config-semantic-{layer}.yaml"
+            config.write_text(text + f"semantic: {{enabled: {'true' if layer == 'on' else 'false'}}}\n")
+            state = corpus / ".ctx" / f"state-{layer}.db"
+            for stale in state.parent.glob(f"{state.name}*"):
+                stale.unlink()
+            env = {**base_env, "CTX_CONFIG": str(config), "CTX_STATE": str(state)}
+            results.append({"docs": n, "semantic": layer, "mode": "scan",
+                            **measure(corpus, n, args.runs, "bench-scan", env)})
+            watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, text=True)
+            try:
+                assert watcher.stdout is not None
+                watcher.stdout.readline()  # "watching ...": the index is current and the lock is held
+                results.append({"docs": n, "semantic": layer, "mode": "watch",
+                                **measure(corpus, n, args.runs, "bench-watch", env)})
+            finally:
+                watcher.send_signal(2)
+                watcher.wait(timeout=30)
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
-    print(f"{'docs':>6}  {'mode':<5}  {'hook median':>11}  {'min':>7}  {'max':>7}  {'python -c pass':>14}  "
-          f"{'ratio':>5}  {'peak RSS':>8}")
+    print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook median':>11}  {'min':>7}  {'max':>7}  "
+          f"{'python -c pass':>14}  {'ratio':>5}  {'peak RSS':>8}")
     for r in results:
         h, b = r["hook"], r["python"]
-        print(f"{r['docs']:>6}  {r['mode']:<5}  {h['median_ms']:>8.1f} ms  {h['min_ms']:>7.1f}  {h['max_ms']:>7.1f}  "
-              f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+        print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>8.1f} ms  {h['min_ms']:>7.1f}  "
+              f"{h['max_ms']:>7.1f}  {b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+    print("\nsemantic layer cost (median with the layer on minus off, same mode):")
+    for r in results:
+        if r["semantic"] == "on":
+            off = next(o for o in results if o["docs"] == r["docs"] and o["mode"] == r["mode"]
+                       and o["semantic"] == "off")
+            print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - off['hook']['median_ms']:+.1f} ms")
 
 
 if __name__ == "__main__":

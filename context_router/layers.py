@@ -7,6 +7,8 @@ prompt vectors, frozen and active clusters, cached masses) is one small blob in 
 
 from __future__ import annotations
 
+import heapq
+
 from . import semantic
 from .attention import FLOOR, ZERO_SIGNAL, Signal
 from .records import record
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 
 MODEL_KEY = "semantic"
 MASS_MOVE = 0.1  # recompute masses once the goal vector has moved this far (Euclidean)
+RECALL_LIMIT = 16  # at most this many docs are recalled by the goal per turn: twice the WARM cap
 
 
 @record
@@ -60,8 +63,11 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
 
     prompt_vec = semantic.prompt_vector(prompt, meta["idf"])
     goal = semantic.goal(prompt_vec, history) if prompt_vec else semantic.goal({}, history)
-    to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(goal))
-    near = {i for i, c in to_goal.items() if c >= sem.recall_threshold}
+    # The goal's strongest dimensions carry nearly all of its weight; the prompt's own are always matched.
+    dims = set(semantic.strongest(goal, semantic.GOAL_TERMS)) | set(prompt_vec)
+    to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims))
+    closest = heapq.nlargest(RECALL_LIMIT, to_goal.items(), key=lambda kv: (kv[1], -kv[0]))
+    near = {i for i, c in closest if c >= sem.recall_threshold}
     near |= {i for i, c in to_prompt.items() if c >= sem.prompt_hot_threshold}
     info = ws.store.sem_docs(near)
 
@@ -84,7 +90,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
 
     span = 1.0 - sem.recall_threshold
     ceiling = cfg.hot.threshold - 0.01  # the goal alone makes a doc WARM; only the prompt itself makes it HOT
-    for i, cos in sorted(to_goal.items()):
+    for i, cos in closest:
         if i in info and cos >= sem.recall_threshold and info[i][1] not in frozen:
             lift = (cos - sem.recall_threshold) / span if span > 0 else 1.0
             value = min(ceiling, cfg.warm.threshold + lift * (cfg.hot.threshold - cfg.warm.threshold))

@@ -92,13 +92,14 @@ def test_intent_in_box_and_json(sample, ctx):
 def needle_run(tmp_path_factory):
     """The drifting-needle conversation, run once with the layer on and once off; the outputs per turn."""
     runs = {}
-    for on in (True, False):
-        root = tmp_path_factory.mktemp("needle-on" if on else "needle-off")
-        config = str(needle.generate(root, semantic=on))
-        os.environ["CTX_STATE"] = str(root / "state.db")
-        convo = (needle.prompts("project", 50, 1) + needle.prompts("cooking", 50, 2)
-                 + needle.prompts("project", 10, 3) + [needle.SECRET_QUESTION])
-        runs[on] = (config, root, [route(TurnRequest(p), config) for p in convo])
+    convo = (needle.prompts("project", 50, 1) + needle.prompts("cooking", 50, 2)
+             + needle.prompts("project", 10, 3) + [needle.SECRET_QUESTION])
+    with pytest.MonkeyPatch.context() as env:
+        for on in (True, False):
+            root = tmp_path_factory.mktemp("needle-on" if on else "needle-off")
+            config = str(needle.generate(root, semantic=on))
+            env.setenv("CTX_STATE", str(root / "state.db"))
+            runs[on] = (config, root, [route(TurnRequest(p), config) for p in convo])
     return runs
 
 
