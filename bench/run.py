@@ -3,9 +3,10 @@
     python bench/run.py                      # 13, 1,000 and 10,000 docs, 15 runs each
     python bench/run.py --sizes 1000 --runs 30
 
-Each size is measured with the semantic layer off and on, each as a plain hook turn (it scans the docs folder
-for changes) and with a `ctx watch` running on the corpus (the turn trusts the watcher's index). Runs of the hook and of the bare
-interpreter are interleaved so that noise on a shared machine hits both alike; the ratios are what to compare.
+Each size is measured with the semantic layer off and on, each as a plain hook turn (it scans the docs
+folder for changes) and with a `ctx watch` running on the corpus (the turn trusts the watcher's index). Runs
+of the hook and of the bare interpreter are interleaved so that noise on a shared machine hits both alike;
+the ratios are what to compare.
 """
 
 from __future__ import annotations
