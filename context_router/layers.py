@@ -84,9 +84,11 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
                 active.add(c)
             elif c in active:  # the goal moved away from this topic: its docs go COLD, remembered as frozen
                 active.discard(c)
-                frozen[c] = sorted(p for p, fs in scores.items()
-                                   if p in scored and scored[p][1] == c and fs.score > 0 and p not in hits)
-                signals += [Signal(p, ZERO_SIGNAL, 0.0, f"freeze:{c}") for p in frozen[c]]
+                members = sorted(p for p, fs in scores.items()
+                                 if p in scored and scored[p][1] == c and fs.score > 0 and p not in hits)
+                if members:  # a topic with nothing in view has nothing to freeze
+                    frozen[c] = members
+                    signals += [Signal(p, ZERO_SIGNAL, 0.0, f"freeze:{c}") for p in members]
 
     span = 1.0 - sem.recall_threshold
     ceiling = cfg.hot.threshold - 0.01  # the goal alone makes a doc WARM; only the prompt itself makes it HOT
