@@ -14,10 +14,10 @@ if TYPE_CHECKING:
 
 FORMATS = ("markdown", "xml", "json")
 TRUNCATION_KEYWORDS = 4
-ICONS = {HOT: "🔥", "WARM": "🌡️"}
 
 
-def _keywords_hint(keywords: Sequence[str], path: str) -> str:
+def _truncation_line(keywords: Sequence[str], path: str) -> str:
+    """The line under a WARM header that says which words bring the whole doc back."""
     shown: list[str] = []
     seen: set[str] = set()
     for kw in keywords:
@@ -25,7 +25,15 @@ def _keywords_hint(keywords: Sequence[str], path: str) -> str:
         if kw != path and plain not in seen:
             seen.add(plain)
             shown.append(kw)
-    return ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else path
+    hint = ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else path
+    return f"... [WARM: content truncated, mention {hint} to expand] ..."
+
+
+def _omitted(names: Sequence[str], more: int) -> str:
+    listed = ", ".join(names)
+    if more:
+        listed = f"{listed}, +{more} more" if listed else f"{more} files"
+    return listed
 
 
 @record
@@ -49,15 +57,11 @@ class MarkdownLayout:
     def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str:
         text = f"━━━ [🌡️ WARM] {path} (score: {score:.2f}) ━━━\n{header}"
         if truncated:
-            hint = _keywords_hint(self.keywords(path), path)
-            text += f"\n... [WARM: content truncated, mention {hint} to expand] ..."
+            text += "\n" + _truncation_line(self.keywords(path), path)
         return text
 
     def closing(self, names: Sequence[str], more: int) -> str:
-        listed = ", ".join(names)
-        if more:
-            listed = f"{listed}, +{more} more" if listed else f"{more} files"
-        return f"... [left out for the budget: {listed}] ..."
+        return f"... [left out for the budget: {_omitted(names, more)}] ..."
 
     def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
         parts = [box, *blocks] + ([closing] if closing is not None else [])
@@ -89,15 +93,11 @@ class XmlLayout:
 
     def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str:
         if truncated:
-            header += (f"\n... [WARM: content truncated, mention {_keywords_hint(self.keywords(path), path)}"
-                       " to expand] ...")
+            header += "\n" + _truncation_line(self.keywords(path), path)
         return self._doc(index, path, "WARM", score, header)
 
     def closing(self, names: Sequence[str], more: int) -> str:
-        listed = ", ".join(names)
-        if more:
-            listed = f"{listed}, +{more} more" if listed else f"{more} files"
-        return f"<omitted reason=\"budget\">{_attr(listed)}</omitted>"
+        return f"<omitted reason=\"budget\">{_attr(_omitted(names, more))}</omitted>"
 
     def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
         parts = [box, *blocks] + ([closing] if closing is not None else [])
