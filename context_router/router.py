@@ -76,8 +76,10 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
         if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
-            except DatabaseError as exc:
+            except DatabaseError as exc:  # the first read of a damaged file
                 store.close()
+                if not is_corruption(exc):
+                    raise StateError(f"state {store.path}: {exc}") from None
                 set_aside(store.path, exc, warn)
                 store = Store(store.path, warn)
                 cached = None
@@ -173,8 +175,9 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, config_changed:
         rows = _keyword_rows(ws.config, changed, store.token_counts(new_tokens))
         rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
         store.set_keywords(rows)
-    previous = store.get_meta("index")
-    version = previous["version"] + 1 if previous is not None else 1
+    # A counter of its own that a rebuilt index never resets, so a model built for other docs is never reused.
+    version = (store.get_meta("index_version") or 0) + 1
+    store.put_meta("index_version", version)
     view = IndexView(store.doc_count(), store.doc_settings(), version)
     store.put_meta("index", {"sig": _index_signature(ws.config), "cfg": ws.config_id, "n_docs": view.n_docs,
                              "attn": view.attn, "version": version})
