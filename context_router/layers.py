@@ -62,7 +62,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     history: list[dict[int, float]] = list(memory.get("history", ())) if not fresh else []
 
     prompt_vec = semantic.prompt_vector(prompt, meta["idf"])
-    goal = semantic.goal(prompt_vec, history) if prompt_vec else semantic.goal({}, history)
+    goal = semantic.goal(prompt_vec, history)
     # The goal's strongest dimensions carry nearly all of its weight; the prompt's own are always matched.
     dims = set(semantic.strongest(goal, semantic.GOAL_TERMS)) | set(prompt_vec)
     to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims))
