@@ -114,8 +114,7 @@ def pin(path: str = typer.Argument(..., help="Doc path relative to the docs fold
         hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
         ttl: str | None = typer.Option(None, "--ttl", help="How long the pin lasts: 8h, 30m, 2d (HOT: 24h)."),
         docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Pin a doc so its score never drops below WARM (or HOT) in any session. Attested: if the doc changes,
-    the pin is suspended until you pin it again."""
+    """Keep a doc at least WARM (or HOT) in every session; suspended if the doc changes."""
     import time as clock
 
     from .pins import pin as do_pin
