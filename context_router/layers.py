@@ -43,7 +43,7 @@ def model(ws: Workspace, index_version: int) -> dict[str, Any]:
         return meta  # type: ignore[no-any-return]
     terms = ws.store.doc_terms()
     built = semantic.build({p: (d, c) for p, (d, c, _) in terms.items()}, cfg.dims, cfg.clusters)
-    ws.store.save_model(built.paths, built.clusters, built.vectors, built.postings)
+    ws.store.save_model(built.paths, built.clusters, built.postings)
     meta = {"version": index_version, "dims": cfg.dims, "k": cfg.clusters, "idf": built.idf,
             "centroids": built.centroids, "sizes": [list(built.clusters.values()).count(c)
                                                     for c in range(len(built.centroids))]}

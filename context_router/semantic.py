@@ -209,14 +209,13 @@ def intent_caps(kind: str, hot_max: int, warm_max: int) -> Caps:
 class Model:
     idf: list[float]
     centroids: list[list[float]]  # k unit vectors, dense
-    vectors: dict[str, tuple[bytes, bytes]]  # path -> packed sparse doc vector (dims int32, weights float32)
     clusters: dict[str, int]  # path -> cluster
     postings: dict[int, tuple[bytes, bytes]]  # dim -> (doc ids int32, weights float32), ids index `paths`
     paths: list[str]
 
 
 def build(docs: Mapping[str, tuple[bytes, bytes]], dims: int, k: int) -> Model:
-    """IDF over the corpus, sparse doc vectors (top DOC_TERMS dims), k-means clusters and the postings."""
+    """IDF over the corpus, doc vectors (top DOC_TERMS dims) as postings per dimension, k-means clusters."""
     import numpy as np
 
     paths = sorted(docs)
@@ -241,17 +240,13 @@ def build(docs: Mapping[str, tuple[bytes, bytes]], dims: int, k: int) -> Model:
     norms = np.linalg.norm(weights, axis=1, keepdims=True)
     unit = np.divide(weights, norms, out=np.zeros_like(weights), where=norms > 0).astype(np.float32)
     labels, centroids = kmeans(unit, min(k, n)) if n else (np.zeros(0, dtype=np.int64), np.zeros((0, dims)))
-    vectors = {}
-    for row, path in enumerate(paths):
-        cols = np.nonzero(unit[row])[0].astype(np.int32)
-        vectors[path] = (cols.tobytes(), unit[row, cols].astype(np.float32).tobytes())
     postings = {}
     for d in range(dims):
         ids = np.nonzero(unit[:, d])[0].astype(np.int32)
         if len(ids):
             postings[d] = (ids.tobytes(), unit[ids, d].astype(np.float32).tobytes())
     return Model(idf=[float(x) for x in idf], centroids=[[float(x) for x in c] for c in centroids],
-                 vectors=vectors, clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
+                 clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
                  paths=paths)
 
 
@@ -281,14 +276,6 @@ def kmeans(unit: Any, k: int) -> tuple[Any, Any]:
             break
         c = new
     return labels, c
-
-
-def unpack_vector(raw: tuple[bytes, bytes]) -> Vector:
-    dims = array("i")
-    dims.frombytes(raw[0])
-    weights = array("f")
-    weights.frombytes(raw[1])
-    return dict(zip(dims, weights, strict=True))
 
 
 def centroid_cosines(goal_vec: Mapping[int, float], centroids: Sequence[Sequence[float]]) -> list[float]:

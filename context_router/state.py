@@ -32,17 +32,6 @@ if TYPE_CHECKING:
 
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
-
-
-def is_corruption(exc: BaseException) -> bool:
-    """A damaged or foreign file, as opposed to a locked, full or read-only one (whose state must be kept)."""
-    if isinstance(exc, ForeignState):
-        return True
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
-    return type(exc) is sqlite3.DatabaseError
-
 APPLICATION_ID = 0x63747872  # "ctxr"
 SCHEMA_VERSION = 1
 ENV_STATE = "CTX_STATE"
@@ -54,8 +43,7 @@ CREATE TABLE IF NOT EXISTS docs (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, skipped INTEGER NOT NULL,
     title TEXT, header TEXT, truncated INTEGER, keywords BLOB, related BLOB, pinned TEXT, decay REAL,
     oversize INTEGER, tdims BLOB, tcounts BLOB, entropy REAL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS sem_docs (
-    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, cluster INTEGER NOT NULL, dims BLOB, weights BLOB);
+CREATE TABLE IF NOT EXISTS sem_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, cluster INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS postings (dim INTEGER PRIMARY KEY, ids BLOB NOT NULL, weights BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS kw (
     token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL, ord INTEGER NOT NULL);
@@ -77,6 +65,16 @@ CREATE TABLE IF NOT EXISTS pins (
 
 class ForeignState(Exception):
     """The file is not a ctx state database we can use."""
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """A damaged or foreign file, as opposed to a locked, full or read-only one (whose state must be kept)."""
+    if isinstance(exc, ForeignState):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
+    return type(exc) is sqlite3.DatabaseError
 
 
 @record
@@ -361,12 +359,12 @@ class Store:
         return {p: (bytes(d), bytes(c), h) for p, d, c, h in self.conn.execute(
             "SELECT path, tdims, tcounts, entropy FROM docs WHERE skipped = 0 AND tdims IS NOT NULL")}
 
-    def save_model(self, paths: list[str], clusters: dict[str, int], vectors: dict[str, tuple[bytes, bytes]],
-                   postings: dict[int, tuple[bytes, bytes]]) -> None:
+    def save_model(self, paths: list[str], clusters: dict[str, int], postings: dict[int, tuple[bytes, bytes]]
+                   ) -> None:
         self.conn.execute("DELETE FROM sem_docs")
         self.conn.execute("DELETE FROM postings")
-        self.conn.executemany("INSERT INTO sem_docs VALUES (?, ?, ?, ?, ?)",
-                              ((i, p, clusters[p], *vectors[p]) for i, p in enumerate(paths)))
+        self.conn.executemany("INSERT INTO sem_docs VALUES (?, ?, ?)",
+                              ((i, p, clusters[p]) for i, p in enumerate(paths)))
         self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?)", ((d, *v) for d, v in postings.items()))
 
     def postings(self, dims: Iterable[int]) -> list[tuple[int, bytes, bytes]]:
