@@ -11,11 +11,11 @@ import marshal
 import os
 import time
 
-from . import attention, index, keywords, render, tiers
+from . import __version__, attention, index, keywords, render, tiers
 from . import config as config_mod
 from .errors import InputError, StateError
 from .records import record
-from .state import DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
+from .state import DatabaseError, Store, default_path, is_corruption, loads, set_aside, watch_alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class IndexView:
 class Workspace:
     """An open state database with the config it belongs to."""
 
-    def __init__(self, config: Config, store: Store, config_id: tuple[str, int, int] | None):
+    def __init__(self, config: Config, store: Store, config_id: tuple[str, int, int, str] | None):
         self.config = config
         self.store = store
         self.config_id = config_id
@@ -51,11 +51,12 @@ class Workspace:
         self.store.close()
 
 
-def _config_identity(path: str | None) -> tuple[str, int, int] | None:
+def _config_identity(path: str | None) -> tuple[str, int, int, str] | None:
+    """What the cached, validated config is keyed on; another ctx version validates afresh."""
     if path is None:
         return None
     st = os.stat(path)
-    return (path, st.st_mtime_ns, st.st_size)
+    return (path, st.st_mtime_ns, st.st_size, __version__)
 
 
 def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: str | None = None,
@@ -105,7 +106,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
+    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__)
 
 
 def vector_dims(cfg: Config) -> int | None:
@@ -146,7 +147,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
         # Comparing the serialised listing first skips decoding the cached one when nothing changed.
         cached_bytes = store.get_meta_bytes("index_files")
         if cached_bytes is None or marshal.dumps(scan.files) != cached_bytes:
-            cached = marshal.loads(cached_bytes) if cached_bytes is not None else {}
+            cached = loads(cached_bytes) if cached_bytes is not None else {}
             if scan.files != cached:
                 changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes,
                                      vector_dims(cfg))

@@ -63,8 +63,16 @@ CREATE TABLE IF NOT EXISTS pins (
 """
 
 
-class ForeignState(Exception):
-    """The file is not a ctx state database we can use."""
+class ForeignState(sqlite3.DatabaseError):
+    """The file is not a ctx state database we can use (another application's, another schema, bad data)."""
+
+
+def loads(raw: bytes) -> Any:
+    """Decode a stored value; data this Python cannot read makes the state unusable, not the turn a crash."""
+    try:
+        return marshal.loads(raw)
+    except (ValueError, EOFError, TypeError) as exc:
+        raise ForeignState(f"unreadable stored data ({exc})") from None
 
 
 def is_corruption(exc: BaseException) -> bool:
@@ -143,12 +151,12 @@ def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
 
 class _Transaction:
     # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
-    def __init__(self, conn: sqlite3.Connection, write: bool):
+    def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
-        self.write = write
 
     def __enter__(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        # IMMEDIATE takes the write lock up front: concurrent turns queue here instead of failing later.
+        self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         if kind is None:
@@ -166,7 +174,7 @@ class Store:
         self.warn = warn or (lambda message: None)
         try:
             self.conn = self._open()
-        except (sqlite3.DatabaseError, ForeignState) as exc:
+        except sqlite3.DatabaseError as exc:
             if not is_corruption(exc):
                 raise StateError(f"cannot open state {self.path}: {exc}") from None
             set_aside(self.path, exc, self.warn)
@@ -228,15 +236,15 @@ class Store:
     def folder(self) -> str:
         return os.path.dirname(self.path)
 
-    def transaction(self, write: bool = True) -> _Transaction:
+    def transaction(self) -> _Transaction:
         """`with store.transaction():` one BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
-        return _Transaction(self.conn, write)
+        return _Transaction(self.conn)
 
     # -- meta and caches -------------------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> Any:
         raw = self.get_meta_bytes(key)
-        return marshal.loads(raw) if raw is not None else None
+        return loads(raw) if raw is not None else None
 
     def get_meta_bytes(self, key: str) -> bytes | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -246,9 +254,6 @@ class Store:
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, marshal.dumps(value)))
 
     # -- docs index ------------------------------------------------------------------------------------------
-
-    def index_stats(self) -> dict[str, Stat]:
-        return {p: (m, s) for p, m, s in self.conn.execute("SELECT path, mtime_ns, size FROM docs")}
 
     def clear_index(self) -> None:
         self.conn.execute("DELETE FROM docs")
@@ -285,7 +290,7 @@ class Store:
     def doc_settings(self) -> dict[str, tuple[tuple[str, ...], str | None, float | None]]:
         """path -> (related, pinned, decay) from front matter, for the docs that set any of them."""
         empty = marshal.dumps(())
-        return {p: (marshal.loads(r), pin, decay) for p, r, pin, decay in self.conn.execute(
+        return {p: (loads(r), pin, decay) for p, r, pin, decay in self.conn.execute(
             "SELECT path, related, pinned, decay FROM docs WHERE skipped = 0 AND "
             "(related != ? OR pinned IS NOT NULL OR decay IS NOT NULL)", (empty,))}
 
@@ -320,7 +325,7 @@ class Store:
         rows = self.conn.execute(query).fetchall() if paths is None else \
             self._select_in(query + " AND path IN ({})", paths)
         return {r[0]: Doc(path=r[0], mtime_ns=r[1], size=r[2], title=r[3], header=r[4], truncated=bool(r[5]),
-                          keywords=marshal.loads(r[6]), related=marshal.loads(r[7]), pinned=r[8], decay=r[9],
+                          keywords=loads(r[6]), related=loads(r[7]), pinned=r[8], decay=r[9],
                           oversize=bool(r[10])) for r in rows}
 
     # -- sessions ---------------------------------------------------------------------------------------------
@@ -331,8 +336,8 @@ class Store:
             "SELECT path, score, last_hit_turn, hits FROM scores WHERE session = ?", (name,))}
         if row is None:
             return Session(name, 0, scores, (-1.0, 0.0), {})
-        bucket = tuple(marshal.loads(row[1]))
-        return Session(name, row[0], scores, bucket, marshal.loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
+        bucket = tuple(loads(row[1]))
+        return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
     def sessions(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM sessions ORDER BY name")]

@@ -124,6 +124,18 @@ def test_corrupt_state_is_set_aside(sample, isolated_state, how):
     assert route(TurnRequest("vault"), str(sample)).plan.stats.turn == 2
 
 
+def test_unreadable_stored_data_is_set_aside(sample, isolated_state):
+    route(TurnRequest("vault"), str(sample))
+    db = sqlite3.connect(isolated_state)
+    db.execute("UPDATE meta SET value = x'ff00' WHERE key = 'index'")
+    db.commit()
+    db.close()
+    warnings: list[str] = []
+    result = route(TurnRequest("kestrel"), str(sample), warn=warnings.append)
+    assert "HOT] systems/kestrel.md" in result.text and result.plan.stats.turn == 1
+    assert "unreadable stored data" in warnings[0]
+
+
 def test_corrupt_state_through_the_cli(ctx, sample, isolated_state):
     ctx("route", "vault", "--config", str(sample))
     isolated_state.write_bytes(b"\x00" * 4096)
