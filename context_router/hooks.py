@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, TextIO
 
 ENV_SESSION = "CTX_SESSION"
-HOSTS = ("claude", "plain")
 MAX_SESSION_CHARS = 200
 HOOK_COMMAND = "ctx hook claude"
 

@@ -48,6 +48,15 @@ class Doc:
 class Scan:
     files: dict[str, Stat]
     warnings: tuple[str, ...]
+    ignore: IgnoreAnswers | None = None  # the ignore answers to remember, when they changed
+
+
+@record
+class IgnoreAnswers:
+    """What the ignore files said about each path seen so far, valid while the files are unchanged."""
+
+    fingerprint: tuple[tuple[str, int, int], ...]  # (name, mtime_ns, size) of each ignore file
+    answers: dict[str, bool]  # relative path ("dir/" for a folder) -> ignored
 
 
 def check_root(root: str) -> None:
@@ -57,27 +66,60 @@ def check_root(root: str) -> None:
         raise DocsError(f"docs path is not a folder: {root}")
 
 
-def _ignore_matcher(root: str) -> Callable[[str], bool] | None:
-    lines: list[str] = []
+def _ignore_fingerprint(root: str) -> tuple[tuple[str, int, int], ...]:
+    out = []
     for name in IGNORE_FILES:
         try:
-            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as fh:
-                lines += fh.read().splitlines()
+            st = os.stat(os.path.join(root, name))
         except OSError:
             continue
-    if not lines:
-        return None
-    import pathspec  # only when an ignore file exists: it costs ~30 ms to import
-
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    return spec.match_file
+        out.append((name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
-def scan(root: str) -> Scan:
-    """Every indexable markdown file under root: relative path -> (mtime_ns, size)."""
+class _Ignore:
+    """gitignore matching (pathspec) that remembers its answers: pathspec costs ~30 ms to import, so a turn
+    imports it only for paths it has not seen since the ignore files last changed."""
+
+    def __init__(self, root: str, known: IgnoreAnswers | None):
+        self.root = root
+        self.fingerprint = _ignore_fingerprint(root)
+        fresh = (tuple(map(tuple, known.fingerprint)) if known is not None else ()) == self.fingerprint
+        self.answers: dict[str, bool] = dict(known.answers) if fresh and known is not None else {}
+        self.changed = not fresh
+        self.match: Callable[[str], bool] | None = None
+
+    def __call__(self, relpath: str) -> bool:
+        answer = self.answers.get(relpath)
+        if answer is None:
+            if self.match is None:
+                self.match = self._compile()
+            answer = self.answers[relpath] = bool(self.match(relpath))
+            self.changed = True
+        return answer
+
+    def _compile(self) -> Callable[[str], bool]:
+        lines: list[str] = []
+        for name in IGNORE_FILES:
+            try:
+                with open(os.path.join(self.root, name), encoding="utf-8", errors="replace") as fh:
+                    lines += fh.read().splitlines()
+            except OSError:
+                continue
+        import pathspec
+
+        return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
+
+
+def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
+    """Every indexable markdown file under root: relative path -> (mtime_ns, size).
+
+    known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
+    """
     check_root(root)
     real_root = os.path.realpath(root)
-    ignored = _ignore_matcher(root)
+    matcher = _Ignore(root, known_ignores)
+    ignored = matcher if matcher.fingerprint else None
     files: dict[str, Stat] = {}
     warnings: list[str] = []
     seen_dirs = {real_root}
@@ -129,7 +171,8 @@ def scan(root: str) -> Scan:
                     files[relpath] = (st.st_mtime_ns, st.st_size)
 
     walk(root, "")
-    return Scan(files, tuple(warnings))
+    remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
+    return Scan(files, tuple(warnings), remember)
 
 
 def read_text(root: str, rel: str, limit: int | None = None) -> str | None:

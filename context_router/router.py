@@ -142,8 +142,10 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
         meta = None
     changes = None
     if meta is None or not trust:
-        index.check_root(cfg.docs_root)
-        scan = index.scan(cfg.docs_root)
+        known = store.get_meta("ignore_answers")
+        scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
+        if scan.ignore is not None:
+            store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
         # Comparing the serialised listing first skips decoding the cached one when nothing changed.
         cached_bytes = store.get_meta_bytes("index_files")
         if cached_bytes is None or marshal.dumps(scan.files) != cached_bytes:

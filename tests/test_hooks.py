@@ -138,8 +138,12 @@ HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog",
          "re", "json", "pathlib", "typing", "dataclasses", "inspect", "datetime", "sqlite3")
 
 
-def test_hook_path_imports_nothing_heavy(sample):
-    """A warm hook turn (config cached, index built) has none of the heavy modules loaded."""
+@pytest.mark.parametrize("ignore_file", [False, True])
+def test_hook_path_imports_nothing_heavy(sample, ignore_file):
+    """A warm hook turn (config cached, index built) has none of the heavy modules loaded; with a .gitignore,
+    pathspec is asked only about paths it has not answered for yet."""
+    if ignore_file:
+        (sample.parent / "docs-sample" / ".gitignore").write_text("drafts/\n")
     probe = (
         "import io, sys\n"
         "before = set(sys.modules)  # what the interpreter and its site hooks loaded, not the turn\n"

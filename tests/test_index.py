@@ -23,6 +23,18 @@ def test_gitignore_and_ctxignore(tmp_path):
     assert sorted(index.scan(str(tmp_path)).files) == ["a.md", "keep/d.md"]
 
 
+def test_ignore_answers_are_remembered(tmp_path):
+    write_docs(tmp_path, {"a.md": "a", "drafts/b.md": "b", ".gitignore": "drafts/\n"})
+    first = index.scan(str(tmp_path))
+    assert first.ignore is not None and first.ignore.answers == {"a.md": False, "drafts/": True}
+    again = index.scan(str(tmp_path), first.ignore)
+    assert again.ignore is None and again.files == first.files  # nothing new to remember
+    (tmp_path / ".gitignore").write_text("a.md\n")
+    changed = index.scan(str(tmp_path), first.ignore)
+    assert sorted(changed.files) == ["drafts/b.md"]  # a changed ignore file is read again
+    assert index.scan(str(tmp_path / "drafts")).ignore is None  # no ignore file: nothing to remember
+
+
 def test_missing_root_is_a_clear_error(tmp_path):
     with pytest.raises(DocsError, match="docs folder not found"):
         index.scan(str(tmp_path / "nope"))
