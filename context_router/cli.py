@@ -23,8 +23,6 @@ app.add_typer(hook_app, name="hook")
 hook_app.add_typer(install_app, name="install")
 hook_app.add_typer(uninstall_app, name="uninstall")
 
-_debug = False
-
 ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_CONFIG, else ./config.yaml).")
 SessionOpt = typer.Option(None, "--session", help="Session name (else $CTX_SESSION, else 'default').")
 DocsOpt = typer.Option(None, "--docs", help="Docs folder, overriding the config's 'docs'.")
@@ -47,8 +45,7 @@ def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], An
 @app.callback()
 def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
           version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
-    global _debug
-    _debug = debug
+    # --debug is read by run(), which sees the arguments first.
     if version:
         print(f"ctx {__version__}")
         raise typer.Exit(0)
@@ -261,11 +258,12 @@ def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The u
 
 
 def run(argv: list[str]) -> int:
-    """Run the app; errors become one line on stderr and their exit code."""
+    """Run the app; errors become one line on stderr and their exit code (tracebacks with --debug)."""
+    debug = "--debug" in argv
     try:
         rc = app(args=argv, prog_name="ctx", standalone_mode=False)
     except CtxError as exc:
-        if _debug:
+        if debug:
             raise
         _warn(f"error: {exc}")
         return exc.exit_code
@@ -278,7 +276,7 @@ def run(argv: list[str]) -> int:
         return 0
     except Exception as exc:
         # typer's usage errors (its bundled click's ClickException) carry their own message and exit code.
-        if _debug or not hasattr(exc, "format_message"):
+        if debug or not hasattr(exc, "format_message"):
             raise
         _warn(f"error: {exc.format_message()}")
         return int(getattr(exc, "exit_code", EXIT_USAGE))

@@ -151,3 +151,16 @@ def test_bad_config_exit_2_names_key(ctx, tmp_path):
     res = ctx("route", "x")
     assert res.code == 2
     assert res.err.strip() == "ctx: error: config.yaml:2: tiers.hot.threshold: must be in [0, 1], got 2"
+
+
+def test_debug_shows_the_traceback(ctx):
+    from context_router.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="config file not found"):
+        ctx("--debug", "route", "x", "--config", "missing.yaml")
+
+
+def test_version(ctx):
+    from context_router import __version__
+
+    assert ctx("--version").out == f"ctx {__version__}\n"
