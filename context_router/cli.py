@@ -42,13 +42,17 @@ def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], An
     return with_workspace(fn, config, docs, warn=_warn)
 
 
-@app.callback()
-def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
-          version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
-    # --debug is read by run(), which sees the arguments first.
-    if version:
+def _print_version(value: bool) -> None:
+    if value:
         print(f"ctx {__version__}")
         raise typer.Exit(0)
+
+
+@app.callback()
+def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+          version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                       help="Print the version and exit.")) -> None:
+    """--debug is read by run(), which sees the arguments first."""
 
 
 @app.command()
