@@ -283,8 +283,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     if intent is not None:
         from .semantic import intent_caps
 
-        caps_for_intent = intent_caps(intent, hot_max, warm_max)
-        hot_max, warm_max = caps_for_intent.hot_max, caps_for_intent.warm_max
+        hot_max, warm_max = intent_caps(intent, hot_max, warm_max)
     caps = tiers.Caps(cfg.hot.threshold, hot_max, cfg.warm.threshold, warm_max)
     cands = tiers.candidates(tiers.rank(scores, hit, mass), caps)
     paths = [c.path for c in cands]

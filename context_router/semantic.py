@@ -187,19 +187,14 @@ def intent(prompt: str) -> str:
     return FACTUAL if factual else NARRATIVE
 
 
-@record
-class Caps:
-    hot_max: int
-    warm_max: int
-
-
-def intent_caps(kind: str, hot_max: int, warm_max: int) -> Caps:
-    """FACTUAL: fewer docs, in full; NARRATIVE: fewer in full, more headers; HYBRID: the config's caps."""
+def intent_caps(kind: str, hot_max: int, warm_max: int) -> tuple[int, int]:
+    """(HOT cap, WARM cap). FACTUAL: fewer docs, in full; NARRATIVE: fewer in full, more headers; HYBRID:
+    the config's caps."""
     if kind == FACTUAL:
-        return Caps(hot_max, max(1, warm_max // 2))
+        return hot_max, max(1, warm_max // 2)
     if kind == NARRATIVE:
-        return Caps(min(hot_max, 2), max(warm_max, 12))
-    return Caps(hot_max, warm_max)
+        return min(hot_max, 2), max(warm_max, 12)
+    return hot_max, warm_max
 
 
 # -- the model: built with numpy when the docs index changes ---------------------------------------------------

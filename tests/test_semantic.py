@@ -62,9 +62,9 @@ def test_intent(prompt, kind):
 
 
 def test_intent_caps():
-    assert semantic.intent_caps("FACTUAL", 4, 8) == semantic.Caps(4, 4)
-    assert semantic.intent_caps("NARRATIVE", 4, 8) == semantic.Caps(2, 12)
-    assert semantic.intent_caps("HYBRID", 4, 8) == semantic.Caps(4, 8)
+    assert semantic.intent_caps("FACTUAL", 4, 8) == (4, 4)
+    assert semantic.intent_caps("NARRATIVE", 4, 8) == (2, 12)
+    assert semantic.intent_caps("HYBRID", 4, 8) == (4, 8)
 
 
 def test_kmeans_is_deterministic():
