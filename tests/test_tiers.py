@@ -71,3 +71,15 @@ def test_xml_and_json():
     assert data["files"][0] == {"path": "d00.md", "tier": "HOT", "score": 1.0, "chars": len(plan.entries[0].text),
                                 "reasons": ["keyword:alpha"]}
     assert (data["turn"], data["session"], data["cold_count"], data["omitted"]) == (2, "s1", 3, [])
+
+
+def test_mass_breaks_ties_and_the_lightest_leaves_first():
+    scores = {"a.md": FileScore(0.5), "b.md": FileScore(0.5), "c.md": FileScore(0.9)}
+    mass = {"a.md": 0.2, "b.md": 0.7, "c.md": 0.1}
+    assert [p for p, _ in rank(scores, frozenset(), mass)] == ["c.md", "b.md", "a.md"]  # score first, then mass
+    cands = candidates(rank(scores, frozenset(), mass), CAPS)
+    docs = {p: DocView(lambda: "x", "# " + p + "\n" + "h" * 300, True) for p in scores}
+    roomy = fit(cands, docs, LAYOUT, 25000, 1, 3)
+    assert [e.path for e in roomy.entries] == ["c.md", "b.md", "a.md"]
+    short = fit(cands, docs, LAYOUT, len(roomy.output) - 100, 1, 3)
+    assert [e.path for e in short.entries] == ["c.md", "b.md"] and short.omitted == ("a.md",)
