@@ -221,21 +221,25 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
 
 
 @hook_app.command("claude")
-def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt) -> None:
+def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt,
+                docs: str | None = DocsOpt) -> None:
     """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0."""
-    _run_hook("claude", config, session)
+    _run_hook("claude", config, session, docs)
 
 
 @hook_app.command("plain")
-def hook_plain(config: str | None = ConfigOpt, session: str | None = SessionOpt) -> None:
+def hook_plain(config: str | None = ConfigOpt, session: str | None = SessionOpt, docs: str | None = DocsOpt) -> None:
     """The prompt as text on stdin, markdown on stdout. Always exits 0."""
-    _run_hook("plain", config, session)
+    _run_hook("plain", config, session, docs)
 
 
-def _run_hook(host: str, config: str | None, session: str | None) -> None:
+def _run_hook(host: str, config: str | None, session: str | None, docs: str | None) -> None:
+    # `ctx hook claude|plain` reaches hooks.run_hook without typer (see entry.py); these commands give the
+    # same turn to `ctx hook --help` readers and to callers that go through the app.
     from .hooks import run_hook
 
-    args = (["--config", config] if config else []) + (["--session", session] if session else [])
+    args = [arg for name, value in (("--config", config), ("--session", session), ("--docs", docs)) if value
+            for arg in (name, value)]
     raise typer.Exit(run_hook(host, args))
 
 
