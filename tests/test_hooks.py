@@ -180,3 +180,11 @@ def test_console_script_hook_subprocess(sample):
                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert res.returncode == 0
     assert "systems/vault.md" in json.loads(res.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_hook_through_the_typer_app(sample, monkeypatch, capsys):
+    from context_router.cli import run
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"the kestrel dome")))
+    assert run(["hook", "plain", "--config", str(sample), "--session", "t"]) == 0
+    assert "HOT] systems/kestrel.md" in capsys.readouterr().out
