@@ -313,10 +313,6 @@ class Changes:
     skipped: tuple[str, ...]
     warnings: tuple[str, ...]
 
-    @property
-    def any(self) -> bool:
-        return bool(self.changed or self.removed)
-
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
          max_bytes: int, vector_dims: int | None = None) -> Changes:

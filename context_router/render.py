@@ -108,8 +108,7 @@ def layout_for(fmt: str, keywords: Callable[[str], Sequence[str]]) -> MarkdownLa
     return XmlLayout(keywords) if fmt == "xml" else MarkdownLayout(keywords)
 
 
-def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]], extra: Mapping[str, Any] | None = None
-            ) -> str:
+def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]]) -> str:
     import json
 
     data: dict[str, Any] = {
@@ -125,6 +124,4 @@ def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]], extr
     }
     if plan.stats.intent:
         data["intent"] = plan.stats.intent
-    if extra:
-        data.update(extra)
     return json.dumps(data, ensure_ascii=False)

@@ -93,12 +93,6 @@ def prompt_vector(prompt: str, idf: Sequence[float]) -> Vector:
     return weigh(hashed_counts(prompt, len(idf)), idf)
 
 
-def dot(a: Mapping[int, float], b: Mapping[int, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(w * b.get(d, 0.0) for d, w in a.items())
-
-
 def goal(prompt_vec: Vector, history: Sequence[Vector]) -> Vector:
     """G = normalise(0.3 v(prompt) + 0.7 mean(v over the previous prompts)); just v(prompt) with no history."""
     if not history:

@@ -339,9 +339,6 @@ class Store:
         bucket = tuple(loads(row[1]))
         return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
-    def sessions(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT name FROM sessions ORDER BY name")]
-
     def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
                   bucket: tuple[float, float], semantic: dict[str, Any]) -> None:
         self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic) VALUES (?, ?, ?, ?)",
@@ -383,10 +380,6 @@ class Store:
         """path -> (id in the postings, cluster)."""
         return {p: (i, c) for p, i, c in self._select_in(
             "SELECT path, id, cluster FROM sem_docs WHERE path IN ({})", paths)}
-
-    def cluster_members(self, cluster: int) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT path FROM sem_docs WHERE cluster = ? ORDER BY path",
-                                                (cluster,))]
 
     def entropies(self, paths: Iterable[str]) -> dict[str, float]:
         return dict(self._select_in("SELECT path, entropy FROM docs WHERE path IN ({})", paths))
