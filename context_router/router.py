@@ -313,7 +313,10 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         trust = req.trust_index if req.trust_index is not None else watch_alive(store.folder)
         snap = refresh(ws, warn, trust=trust)
         session = store.session(req.session)
-        allowed, bucket = (True, session.bucket) if req.dry_run else _rate_limit(cfg, session, now)
+        # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
+        # reports), while a `ctx route` is asked for on purpose.
+        limited = req.host is not None and not req.dry_run
+        allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
             notices.append(f"note: more than {cfg.turns_per_minute} turns a minute in session {req.session!r}; "
                            "this turn is served read-only")

@@ -213,11 +213,12 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
     write_docs(tmp_path / "docs", {"a.md": "# Alpha\n", "b.md": "# Beta\n"})
     (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 20, burst: 3}\n")
     config = str(tmp_path / "config.yaml")
-    route(TurnRequest("alpha"), config)
-    results = [route(TurnRequest(f"automated report {i}"), config) for i in range(20)]
+    route(TurnRequest("alpha", host="claude"), config)
+    results = [route(TurnRequest(f"automated report {i}", host="claude"), config) for i in range(20)]
     advanced = [r.advanced for r in results]
     assert advanced[:2] == [True, True] and not any(advanced[2:])
     assert results[-1].notices[0].startswith("note: more than 20 turns a minute in session 'default'")
     final = route(TurnRequest("status?", dry_run=True), config)
     alpha = next(e for e in final.plan.entries if e.path == "a.md")
     assert alpha.score >= 0.25  # 1.0 decayed by only the turns that advanced: still shown
+    assert all(route(TurnRequest(f"by hand {i}"), config).advanced for i in range(5))  # `ctx route` is not limited
