@@ -154,13 +154,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
                 name = entry.name
                 if name[0] == ".":
                     continue
-                if entry.is_symlink():
-                    follow(entry, rel + name)
-                elif entry.is_dir(follow_symlinks=False):
-                    relpath = rel + name + "/"
-                    if ignored is None or not ignored(relpath):
-                        walk(entry.path, relpath)
-                elif name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                if entry.is_file(follow_symlinks=False):  # a regular file, not a link: the common case first
+                    if not name.endswith(".md"):
+                        continue
                     relpath = rel + name
                     if ignored is not None and ignored(relpath):
                         continue
@@ -169,6 +165,12 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
                     except OSError:
                         continue
                     files[relpath] = (st.st_mtime_ns, st.st_size)
+                elif entry.is_dir(follow_symlinks=False):
+                    relpath = rel + name + "/"
+                    if ignored is None or not ignored(relpath):
+                        walk(entry.path, relpath)
+                elif entry.is_symlink():
+                    follow(entry, rel + name)
 
     walk(root, "")
     remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
