@@ -247,11 +247,12 @@ def _run_hook(host: str, config: str | None, session: str | None, docs: str | No
 def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
                    project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
     """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else."""
+    from .hooks import hook_command, settings_path
     from .hooks import install_claude as do_install
-    from .hooks import settings_path
 
     path = settings_path(project, global_)
-    print(f"installed the hook in {path}" if do_install(path) else f"the hook is already in {path}")
+    command = hook_command()
+    print(f"installed `{command}` in {path}" if do_install(path, command) else f"the hook is already in {path}")
 
 
 @uninstall_app.command("claude")

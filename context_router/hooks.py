@@ -161,8 +161,29 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def _is_ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and \
-        hook["command"].strip().startswith(HOOK_COMMAND)
+    """Our entry: `ctx hook claude`, or the same with the path of a ctx that is not on PATH."""
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    import shlex
+
+    try:
+        words = shlex.split(hook["command"])
+    except ValueError:
+        return False
+    return len(words) >= 3 and os.path.basename(words[0]) == "ctx" and words[1:3] == ["hook", "claude"]
+
+
+def hook_command(running: str | None = None) -> str:
+    """`ctx hook claude` when this ctx is the one on PATH (a settings file the team can share); otherwise
+    the full path of this ctx, so a ctx installed in a virtual environment still runs from the editor."""
+    import shlex
+    import shutil
+
+    running = os.path.realpath(running or sys.argv[0])
+    on_path = shutil.which("ctx")
+    if os.path.basename(running) != "ctx" or (on_path is not None and os.path.realpath(on_path) == running):
+        return HOOK_COMMAND
+    return f"{shlex.quote(running)} hook claude"
 
 
 def install_claude(path: str, command: str = HOOK_COMMAND) -> bool:

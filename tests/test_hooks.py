@@ -123,9 +123,25 @@ def test_install_merges_and_is_idempotent(tmp_path):
     assert not list(settings.parent.glob("*.tmp"))
 
 
+def test_hook_command_names_a_ctx_off_path(tmp_path, monkeypatch):
+    from context_router.hooks import _is_ours, hook_command
+
+    script = tmp_path / "venv dir" / "bin" / "ctx"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    command = hook_command(str(script))
+    assert command == f"'{script}' hook claude" and _is_ours({"command": command})
+    monkeypatch.setenv("PATH", str(script.parent))
+    assert hook_command(str(script)) == "ctx hook claude"  # the ctx on PATH: a portable entry
+    assert hook_command("/usr/bin/python3") == "ctx hook claude"  # run as python -m context_router
+    assert not _is_ours({"command": "other hook claude"}) and not _is_ours({"command": "ctx route x"})
+
+
 def test_install_cli_and_bad_settings(ctx, tmp_path):
     res = ctx("hook", "install", "claude")
-    assert res.code == 0 and "installed the hook in .claude/settings.json" in res.out
+    assert res.code == 0 and "in .claude/settings.json" in res.out and res.out.startswith("installed `")
     assert "already" in ctx("hook", "install", "claude").out
     (tmp_path / ".claude" / "settings.json").write_text("{broken")
     res = ctx("hook", "install", "claude")
