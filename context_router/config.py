@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 
 from .errors import ConfigError
+from .index import doc_path
 from .records import record
 
 TYPE_CHECKING = False
@@ -314,10 +315,7 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
 
 
 def _doc_path(c: _Checker, value: Any, key: str) -> str:
-    path = c.string(value, key).strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
+    return doc_path(c.string(value, key))
 
 
 def _pins(c: _Checker, value: Any) -> dict[str, str]:

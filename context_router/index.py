@@ -59,6 +59,14 @@ class IgnoreAnswers:
     answers: dict[str, bool]  # relative path ("dir/" for a folder) -> ignored
 
 
+def doc_path(path: str) -> str:
+    """A doc path as the index keys it: relative, forward slashes, no leading "./"."""
+    path = path.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
 def check_root(root: str) -> None:
     if not os.path.exists(root):
         raise DocsError(f"docs folder not found: {root}")
@@ -292,7 +300,7 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
         h = entropy(body)
     return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
                terms=terms, entropy=h,
-               keywords=_str_list(meta.get("keywords")), related=_str_list(meta.get("related")),
+               keywords=_str_list(meta.get("keywords")), related=tuple(map(doc_path, _str_list(meta.get("related")))),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
                warnings=tuple(warnings))
 

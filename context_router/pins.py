@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from .errors import InputError
-from .report import normalise_path
+from .index import doc_path
 from .router import Workspace, refresh
 from .state import Pin
 
@@ -29,7 +29,7 @@ def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
     """Pin with an attestation; a HOT pin lasts `pin_ttl_hours` (24 h) unless --ttl says otherwise."""
     from .attest import attestation, key
 
-    path = normalise_path(path)
+    path = doc_path(path)
     seconds = parse_ttl(ttl) if ttl is not None else (ws.config.pin_ttl_hours * 3600 if level == "hot" else None)
     with ws.store.transaction():
         refresh(ws)
@@ -45,7 +45,7 @@ def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
 
 
 def unpin(ws: Workspace, path: str) -> str:
-    path = normalise_path(path)
+    path = doc_path(path)
     with ws.store.transaction():
         if not ws.store.unpin(path):
             raise InputError(f"not pinned: {path}")

@@ -86,15 +86,8 @@ class Explanation:
     history: tuple[tuple[int, float, str], ...]
 
 
-def normalise_path(path: str) -> str:
-    path = path.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
 def explain(ws: Workspace, session: str, path: str) -> Explanation:
-    path = normalise_path(path)
+    path = index.doc_path(path)
     with ws.store.transaction():
         refresh(ws)
         history = ws.store.history(session, path)
