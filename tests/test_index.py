@@ -58,7 +58,7 @@ def test_front_matter_parsed_and_stripped():
     assert (doc.title, doc.keywords, doc.related, doc.pinned, doc.decay) == (
         "Title", ("Alpha", "beta"), ("other.md",), "hot", 0.9)
     assert doc.header == "# Title\nbody"
-    dotted = index.parse_doc("z.md", (1, 1), "---\nrelated: [./sub/a.md, 'sub\\\\b.md']\n---\n# Z\n", 25)
+    dotted = index.parse_doc("z.md", (1, 1), "---\nrelated: [./sub/a.md, 'sub\\b.md']\n---\n# Z\n", 25)
     assert dotted.related == ("sub/a.md", "sub/b.md")  # the same path form as config paths
     bad = index.parse_doc("y.md", (1, 1), "---\nkeywords: [\n---\n# T\n", 25)
     assert bad.keywords == () and bad.warnings and "invalid front matter" in bad.warnings[0]
