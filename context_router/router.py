@@ -141,35 +141,37 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
         store.put_meta("index_files", {})
         meta = None
     changes = None
+    files: dict[str, index.Stat] = {}
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
         scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
         if scan.ignore is not None:
             store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
         # Comparing the serialised listing first skips decoding the cached one when nothing changed.
+        files = scan.files
         cached_bytes = store.get_meta_bytes("index_files")
-        if cached_bytes is None or marshal.dumps(scan.files) != cached_bytes:
+        if cached_bytes is None or marshal.dumps(files) != cached_bytes:
             cached = loads(cached_bytes) if cached_bytes is not None else {}
-            if scan.files != cached:
-                changes = index.diff(cfg.docs_root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes,
+            if files != cached:
+                changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
                                      vector_dims(cfg))
-                store.put_meta("index_files", scan.files)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
-    if meta is not None and changes is None and tuple(meta["cfg"] or ()) == tuple(ws.config_id or ()):
+    config_changed = meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
+    if meta is not None and changes is None and not config_changed:
         return IndexView(meta["n_docs"], meta["attn"], meta["version"])
-    return _store_changes(ws, changes, config_changed=meta is None or tuple(meta["cfg"] or ()) != tuple(
-        ws.config_id or ()))
+    return _store_changes(ws, changes, files, config_changed)
 
 
-def _store_changes(ws: Workspace, changes: index.Changes | None, config_changed: bool,
-                   files: dict[str, index.Stat] | None = None) -> IndexView:
-    """Write changed docs and their keyword rows, then the small index summary a turn loads."""
+def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],
+                   config_changed: bool) -> IndexView:
+    """Write changed docs (with the listing `files` they came from) and their keyword rows, then the small
+    index summary a turn loads."""
     store = ws.store
     if changes is not None:
-        stats = files if files is not None else store.get_meta("index_files") or {}
-        store.save_docs(changes.changed, ((p, stats[p]) for p in changes.skipped if p in stats), changes.removed)
+        store.put_meta("index_files", files)
+        store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed)
     if config_changed:
         store.set_keywords(_keyword_rows(ws.config, store.docs()), replace_all=True)
     elif changes is not None:
@@ -189,8 +191,7 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, config_changed:
 
 def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.Stat]) -> IndexView:
     """Store the changes a watcher saw (inside a write transaction)."""
-    ws.store.put_meta("index_files", files)
-    return _store_changes(ws, changes, config_changed=False, files=files)
+    return _store_changes(ws, changes, files, config_changed=False)
 
 
 # -- one turn ------------------------------------------------------------------------------------------------
