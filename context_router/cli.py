@@ -170,6 +170,9 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
         docs = os.path.dirname(os.path.abspath(from_cc))
         for key in body["_unknown"]:
             _warn(f"warning: {os.path.basename(from_cc)}: ignored key {key!r}")
+        for key, closest in body["_dead"]:
+            hint = f" (closest: {closest})" if closest else ""
+            _warn(f"warning: {os.path.basename(from_cc)}: {key} names no doc in {docs}{hint}")
     else:
         body = scaffold.derive(docs)
     written = scaffold.write_config(output, docs, body, force)
@@ -218,6 +221,34 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
         print("stopped")
     finally:
         watcher.stop()
+
+
+@app.command()
+def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{prompt, gold: [paths], kind}]}]."),
+           hook: str | None = typer.Option(None, "--hook", help="Replay as this host's hook turns (its budget)."),
+           budget: int | None = typer.Option(None, "--budget", help="Character budget for every turn."),
+           turns: bool = typer.Option(False, "--turns", help="A line per turn before the totals."),
+           as_json: bool = typer.Option(False, "--json", help="JSON output."),
+           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
+    """Replay labelled conversations in throwaway sessions: were the gold docs shown, in full, at what cost?"""
+    from . import replay as rp
+
+    conversations = rp.load(file)
+    if budget is not None and budget < 0:
+        raise InputError(f"--budget must be at least 0, got {budget}")
+
+    def run(ws: Any) -> Any:
+        if hook is not None and hook not in ws.config.host_budgets:
+            raise InputError(f"unknown host {hook!r} (known: {', '.join(sorted(ws.config.host_budgets))})")
+        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook))
+
+    report = _with_workspace(config, docs, run)
+    if as_json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    from .views import replay_report
+
+    print(replay_report(report, turns))
 
 
 @hook_app.command("claude")

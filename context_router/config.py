@@ -51,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
         "freeze_below": 0.3,
         "thaw_above": 0.6,
         "intent": True,
+        "lexical": True,
+        "recall": True,
     },
 }
 
@@ -79,6 +81,8 @@ class Semantic:
     freeze_below: float
     thaw_above: float
     intent: bool
+    lexical: bool  # evidence from the docs' text (lexical.py)
+    recall: bool  # the goal vector's recall of docs near the conversation
 
 
 @record
@@ -306,6 +310,8 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
         "freeze_below": c.number(sem.get("freeze_below", ds["freeze_below"]), "semantic.freeze_below", -1, 1),
         "thaw_above": c.number(sem.get("thaw_above", ds["thaw_above"]), "semantic.thaw_above", -1, 1),
         "intent": c.boolean(sem.get("intent", ds["intent"]), "semantic.intent"),
+        "lexical": c.boolean(sem.get("lexical", ds["lexical"]), "semantic.lexical"),
+        "recall": c.boolean(sem.get("recall", ds["recall"]), "semantic.recall"),
     }
     if out["semantic"]["dims"] > 65535:
         raise c.fail("semantic.dims", f"must be at most 65535, got {out['semantic']['dims']}")

@@ -41,6 +41,7 @@ class Doc:
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
     terms: tuple[bytes, bytes] | None = None  # hashed term counts for the semantic layer (semantic.pack_counts)
     entropy: float = 0.0  # normalised character entropy of the body (semantic.entropy)
+    text: tuple[str, str, str, str] | None = None  # the text index's fields (lexical.fields); not stored here
     warnings: tuple[str, ...] = ()
 
 
@@ -293,13 +294,16 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
         decay = None
     terms = None
     h = 0.0
+    lexical_fields = None
     if vector_dims is not None:
+        from .lexical import fields
         from .semantic import entropy, hashed_counts, pack_counts
 
         terms = pack_counts(hashed_counts(body, vector_dims))
         h = entropy(body)
+        lexical_fields = fields(rel, title, body)
     return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
-               terms=terms, entropy=h,
+               terms=terms, entropy=h, text=lexical_fields,
                keywords=_str_list(meta.get("keywords")), related=tuple(map(doc_path, _str_list(meta.get("related")))),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
                warnings=tuple(warnings))

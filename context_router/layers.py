@@ -93,7 +93,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     span = 1.0 - sem.recall_threshold
     ceiling = cfg.hot.threshold - 0.01  # the goal alone makes a doc WARM; only the prompt itself makes it HOT
     for i, cos in closest:
-        if i in info and cos >= sem.recall_threshold and info[i][1] not in frozen:
+        if sem.recall and i in info and cos >= sem.recall_threshold and info[i][1] not in frozen:
             lift = (cos - sem.recall_threshold) / span if span > 0 else 1.0
             value = min(ceiling, cfg.warm.threshold + lift * (cfg.hot.threshold - cfg.warm.threshold))
             signals.append(Signal(info[i][0], FLOOR, value, f"semantic:{cos:.2f}"))

@@ -11,7 +11,7 @@ import marshal
 import os
 import time
 
-from . import __version__, attention, index, keywords, render, tiers
+from . import __version__, attention, index, keywords, lexical, render, tiers
 from . import config as config_mod
 from .errors import InputError, StateError
 from .records import record
@@ -332,6 +332,11 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
 
             sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
         signals = sem_turn.signals if sem_turn is not None else ()
+        lex_turn = None
+        if cfg.semantic.enabled and cfg.semantic.lexical:
+            lex_turn = lexical.step(store, prompt, session.semantic.get("lexical", ()), cfg.hot.threshold,
+                                    cfg.warm.threshold)
+            signals = (*signals, *lex_turn.signals)
         touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
         touched.update(t for p in hits for t in related(cfg, snap, p))
         known = store.known(touched)
@@ -342,6 +347,8 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         mass = None
         if sem_turn is not None:
             memory = sem_turn.memory
+            if lex_turn is not None:
+                memory["lexical"] = lex_turn.memory
             mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes)

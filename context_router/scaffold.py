@@ -41,7 +41,16 @@ def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
     return {"keywords": keywords, "related": related}
 
 
+# claude-cognitive's own decay rates per folder; the converted config keeps them unless the file sets its own.
+CLAUDE_COGNITIVE_DECAY = {"systems/": 0.85, "integrations/": 0.80, "docs/": 0.75}
+CLAUDE_COGNITIVE_DEFAULT_DECAY = 0.70
+
+
 def from_claude_cognitive(path: str) -> dict[str, Any]:
+    """Convert claude-cognitive's keywords.json, whose paths are relative to the project (`.claude/x.md`) or
+    to the docs folder (`x.md`), into config keys relative to the docs folder (the file's own folder).
+
+    `_dead` lists (key, closest doc or None) for every path that names no doc."""
     import json
 
     try:
@@ -53,19 +62,52 @@ def from_claude_cognitive(path: str) -> dict[str, Any]:
         raise InputError(f"cannot read {path}: {exc}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a JSON object with 'keywords'")
-    unknown = set(data) - {"keywords", "co_activation", "pinned"}
+    docs_root = os.path.dirname(os.path.abspath(path))
+    known = set(index.scan(docs_root).files)
+    prefix = os.path.basename(docs_root) + "/"
+    dead: dict[str, str | None] = {}
+
+    def resolve(key: str) -> str:
+        rel = index.doc_path(str(key))
+        if rel not in known and rel.startswith(prefix) and rel[len(prefix):] in known:
+            rel = rel[len(prefix):]
+        if rel not in known:
+            import difflib
+
+            close = difflib.get_close_matches(rel.removeprefix(prefix), sorted(known), n=1, cutoff=0.5)
+            dead[str(key)] = close[0] if close else None
+        return rel
+
+    unknown = set(data) - {"keywords", "co_activation", "pinned", "decay_rates"}
     out: dict[str, Any] = {}
     for key, target in (("keywords", "keywords"), ("co_activation", "related")):
         value = data.get(key, {})
         if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
             raise InputError(f"{path}: '{key}' must map paths to lists")
-        out[target] = {str(p): [str(x) for x in v] for p, v in value.items()}
+        converted: dict[str, list[str]] = {}
+        for p, v in value.items():
+            items = [resolve(x) for x in v] if key == "co_activation" else [str(x) for x in v]
+            converted.setdefault(resolve(p), []).extend(items)
+        out[target] = converted
     pinned = data.get("pinned", [])
     if not isinstance(pinned, list):
         raise InputError(f"{path}: 'pinned' must be a list of paths")
-    out["pinned"] = [str(p) for p in pinned]
+    out["pinned"] = [resolve(p) for p in pinned]
+    out["decay"] = _decay(data.get("decay_rates"), path)
     out["_unknown"] = sorted(unknown)
+    out["_dead"] = sorted(dead.items())
     return out
+
+
+def _decay(rates: Any, path: str) -> dict[str, Any]:
+    """claude-cognitive's decay rates as `decay`: the file's own `decay_rates` map when it has one."""
+    if rates is None:
+        return {"default": CLAUDE_COGNITIVE_DEFAULT_DECAY, "prefixes": dict(CLAUDE_COGNITIVE_DECAY)}
+    if not isinstance(rates, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                              for v in rates.values()):
+        raise InputError(f"{path}: 'decay_rates' must map folders to numbers")
+    prefixes = {(k if k.endswith("/") else k + "/"): float(v) for k, v in rates.items() if k != "default"}
+    return {"default": float(rates.get("default", CLAUDE_COGNITIVE_DEFAULT_DECAY)), "prefixes": prefixes}
 
 
 def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> str:

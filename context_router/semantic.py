@@ -13,6 +13,7 @@ from array import array
 from zlib import crc32
 
 from .keywords import tokens_of
+from .words import STOPWORDS
 from .records import record
 
 TYPE_CHECKING = False
@@ -29,14 +30,6 @@ GOAL_PROMPT_WEIGHT = 0.3
 KMEANS_ITERATIONS = 30
 KMEANS_SEED = 7
 
-STOPWORDS = frozenset("""
-a about above after again all also am an and any are as at be been before being below between both but by can
-could did do does doing down during each few for from further had has have having he her here hers him his how
-i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own
-please same she should so some such than that the their them then there these they this those through to too
-under until up very was we were what when where which while who whom why will with would you your yours tell
-know let lets get got make show give need want think thing things like use used using one two way also back go
-""".split())
 
 
 def terms(text: str) -> list[str]:

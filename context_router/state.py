@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 APPLICATION_ID = 0x63747872  # "ctxr"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
 
@@ -60,6 +60,12 @@ CREATE INDEX IF NOT EXISTS history_by_path ON history (session, path, turn);
 CREATE TABLE IF NOT EXISTS pins (
     path TEXT PRIMARY KEY, level TEXT NOT NULL, created REAL NOT NULL, expires REAL,
     attestation TEXT) WITHOUT ROWID;
+"""
+
+# Version 2: the text index of the lexical evidence (lexical.py), one FTS5 row per doc, its rowid in lex_docs.
+LEXICAL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lex_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS lex USING fts5(path, title, headings, body, tokenize = 'porter unicode61');
 """
 
 
@@ -202,6 +208,8 @@ class Store:
                 self._create(conn)
             elif app_id != APPLICATION_ID:
                 raise ForeignState("another application's database")
+            elif version == 1:
+                self._upgrade(conn)
             elif version != SCHEMA_VERSION:
                 raise ForeignState(f"schema version {version}, this ctx knows {SCHEMA_VERSION}")
         except BaseException:
@@ -218,10 +226,27 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                for statement in SCHEMA.split(";"):
+                for statement in (SCHEMA + LEXICAL_SCHEMA).split(";"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _upgrade(conn: sqlite3.Connection) -> None:
+        """Version 1 -> 2: add the text index; sessions, pins and history are kept. The docs index is rebuilt
+        (its signature carries the ctx version), which fills the text index."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 1:
+                for statement in LEXICAL_SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -258,6 +283,8 @@ class Store:
     def clear_index(self) -> None:
         self.conn.execute("DELETE FROM docs")
         self.conn.execute("DELETE FROM kw")
+        self.conn.execute("DELETE FROM lex_docs")
+        self.conn.execute("DELETE FROM lex")
 
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
@@ -269,6 +296,42 @@ class Store:
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
+        self._save_lexical(docs, [*removed, *(p for p, _ in skipped)])
+
+    def _save_lexical(self, docs: Iterable[Doc], gone: list[str]) -> None:
+        """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed."""
+        docs = list(docs)
+        stale = gone + [d.path for d in docs]
+        old = self._select_in("SELECT id FROM lex_docs WHERE path IN ({})", stale)
+        self.conn.executemany("DELETE FROM lex WHERE rowid = ?", old)
+        self.conn.executemany("DELETE FROM lex_docs WHERE id = ?", old)
+        for d in docs:
+            if d.text is None:
+                continue
+            rowid = self.conn.execute("INSERT INTO lex_docs (path) VALUES (?)", (d.path,)).lastrowid
+            self.conn.execute("INSERT INTO lex (rowid, path, title, headings, body) VALUES (?, ?, ?, ?, ?)",
+                              (rowid, *d.text))
+
+    def lexical_search(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float]]:
+        """(path, relevance) of the best `limit` docs for an FTS5 query, best first (bm25, higher is better)."""
+        return [(p, -s) for p, s in self.conn.execute(
+            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s FROM lex JOIN lex_docs d ON "
+            "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+
+    def lexical_sections(self, sections: list[tuple[str, str]], query: str, weights: tuple[float, float]
+                         ) -> list[tuple[int, float]]:
+        """(section number, relevance) of the sections that match `query`, best first: the same tokenizer and
+        bm25 as the docs' text index, over a throwaway in-memory table."""
+        self.conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_sections USING fts5(title, body, "
+                          "tokenize = 'porter unicode61')")
+        try:
+            self.conn.executemany("INSERT INTO temp.lex_sections (rowid, title, body) VALUES (?, ?, ?)",
+                                  ((i, t, b) for i, (t, b) in enumerate(sections)))
+            return [(int(i), -s) for i, s in self.conn.execute(
+                f"SELECT rowid, bm25(lex_sections, {weights[0]}, {weights[1]}) AS s FROM temp.lex_sections "
+                "WHERE lex_sections MATCH ? ORDER BY s", (query,))]
+        finally:
+            self.conn.execute("DELETE FROM temp.lex_sections")
 
     def _select_in(self, sql: str, values: Iterable[Any]) -> list[Any]:
         """Run `sql` (with one `IN ({})`) over the values in chunks that stay under SQLite's variable limit."""

@@ -1,0 +1,145 @@
+"""Evidence from the docs' text: a BM25 ranking of every doc against the turn, from SQLite's FTS5 index.
+
+The index (state.py) holds four fields per doc, weighted path 3, title 4, headings 2, body 1: what a doc is
+called says more than one of its sentences. FTS5's porter tokenizer stems both sides; identifiers are split
+before indexing ("DebounceHandler" is also "debounce handler"), so "debouncing" meets it.
+
+The conversation is the query, not just the prompt: each turn's own ranking is kept (top LIMIT docs) and the
+last ones are added with falling weights, so a follow-up that names nothing still ranks the doc the
+conversation is on first, and a prompt with a clear subject of its own outweighs them.
+
+Admission is relative, never an absolute score tuned on one corpus: the conversation's best doc is HOT when it
+clearly beats the second (MARGIN); the prompt's own best doc likewise; docs within WARM_SHARE of the best are
+WARM, scaled by their share.
+"""
+
+from __future__ import annotations
+
+from .attention import FLOOR, Signal
+from .records import record
+from .words import content_words, split_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from .state import Store
+
+FIELD_WEIGHTS = (3.0, 4.0, 2.0, 1.0)  # path, title, headings, body
+SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text
+LIMIT = 30  # docs kept per turn's ranking
+MAX_TERMS = 24  # the prompt's first content words that make the query: a turn's cost stays bounded
+HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent first
+MARGIN = 1.25  # the best doc is HOT only when it scores this many times the second
+WARM_SHARE = 0.5  # docs scoring at least this share of the best are WARM
+WARM_MAX = 4  # at most this many docs are made WARM by the text
+GENERIC_NAMES = frozenset({"readme", "index", "skill", "skills", "claude", "agents", "agent", "main", "overview",
+                           "notes", "doc", "docs", "md", "reference", "guide"})
+
+
+def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
+    """(path, title, headings, body) as indexed: identifiers gain their split parts, generic file names and
+    the extension say nothing about a doc and are left out of its path."""
+    path_words = " ".join(w for w in split_words(path) if w not in GENERIC_NAMES)
+    headings = "\n".join(line.lstrip("#").strip() for line in _heading_lines(body))
+    return path_words, _with_parts(title), _with_parts(headings), _with_parts(body)
+
+
+def _heading_lines(body: str) -> list[str]:
+    out: list[str] = []
+    fenced = False
+    for line in body.splitlines():
+        if line.startswith("```") or line.startswith("~~~"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            out.append(line)
+    return out
+
+
+def _with_parts(text: str) -> str:
+    """The text, then the parts of every identifier in it that splits (once each): the tokenizer keeps
+    `DebounceHandler` whole, and a prompt says "debounce handler"."""
+    from .keywords import tokens_of
+    from .words import split_identifier
+
+    extra: dict[str, None] = {}
+    for token in set(tokens_of(text)):
+        parts = split_identifier(token)
+        if len(parts) > 1 and "_" not in token:  # snake_case is split by the tokenizer itself
+            extra[" ".join(parts)] = None
+    return text + ("\n" + "\n".join(sorted(extra)) if extra else "")
+
+
+def query_of(prompt: str) -> str | None:
+    """The FTS5 query for a prompt: its content words, each quoted, OR'd; None when it has none."""
+    words = content_words(prompt)[:MAX_TERMS]
+    if not words:
+        return None
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+
+
+def search(store: Store, prompt: str, limit: int = LIMIT) -> dict[str, float]:
+    query = query_of(prompt)
+    if query is None:
+        return {}
+    return dict(store.lexical_search(query, FIELD_WEIGHTS, limit))
+
+
+@record
+class LexicalTurn:
+    signals: tuple[Signal, ...]
+    memory: list[dict[str, float]]  # this turn's ranking, then the previous ones, for the next turn
+    query: str | None  # the prompt's FTS5 query (sections of a cut doc are ranked with it)
+
+
+def combine(own: Mapping[str, float], history: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """The conversation's ranking: this prompt's, plus the previous ones' with falling weights."""
+    out = dict(own)
+    for weight, past in zip(HISTORY_WEIGHTS, history, strict=False):
+        for path, score in past.items():
+            out[path] = out.get(path, 0.0) + weight * score
+    return out
+
+
+def _clear_best(scores: Mapping[str, float]) -> str | None:
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not ranked or ranked[0][1] <= 0:
+        return None
+    if len(ranked) > 1 and ranked[0][1] < MARGIN * ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def step(store: Store, prompt: str, memory: Sequence[Mapping[str, float]], hot: float, warm: float
+         ) -> LexicalTurn:
+    """This turn's signals from the text, and the rankings to remember."""
+    query = query_of(prompt)
+    own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
+    history = [dict(m) for m in memory[:len(HISTORY_WEIGHTS)]]
+    combined = combine(own, history)
+    signals: list[Signal] = []
+    hot_paths = {p for p in (_clear_best(combined), _clear_best(own)) if p is not None}
+    for path in sorted(hot_paths):
+        signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
+    ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
+    if ranked:
+        best = ranked[0][1]
+        ceiling = hot - 0.01
+        n = 0
+        for path, score in ranked:
+            share = score / best if best > 0 else 0.0
+            if n >= WARM_MAX or share < WARM_SHARE:
+                break
+            if path in hot_paths:
+                continue
+            signals.append(Signal(path, FLOOR, warm + share * (ceiling - warm), f"lexical:{share:.2f}"))
+            n += 1
+    return LexicalTurn(tuple(signals), [own, *history][:len(HISTORY_WEIGHTS)], query)
+
+
+def rank_sections(store: Store, query: str | None, sections: Sequence[tuple[str, str]]) -> dict[int, float]:
+    """Section number -> relevance to the turn's query (sections that do not match are absent)."""
+    if not query or not sections:
+        return {}
+    return dict(store.lexical_sections(list(sections), query, SECTION_WEIGHTS))
+

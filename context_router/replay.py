@@ -1,0 +1,157 @@
+"""`ctx replay`: run labelled conversations through the router and measure whether the needed docs arrived.
+
+Each conversation runs in a throwaway session that is forgotten afterwards, so the user's sessions are left
+as they were. Per turn: the share of gold docs shown in full (HOT, whole or cut to fit), the share shown at
+all (HOT or WARM header), the share of shown chars that belong to no gold doc, and the chars printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from . import index
+from .errors import InputError
+from .router import TurnRequest, Workspace, refresh, run_turn
+from .tiers import HOT, Plan
+
+KINDS_ORDER = ("keyword", "paraphrase", "followup")
+
+
+@dataclass(frozen=True)
+class LabelledTurn:
+    prompt: str
+    gold: tuple[str, ...]
+    kind: str
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: str
+    turns: tuple[LabelledTurn, ...]
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    conversation: str
+    turn: int
+    kind: str
+    prompt: str
+    gold: tuple[str, ...]
+    full: float  # share of gold docs shown in full
+    seen: float  # share of gold docs shown in full or as a header
+    gold_chars: int  # chars of the shown blocks that belong to gold docs
+    shown_chars: int  # chars of all shown blocks
+    chars: int  # the whole output, box included
+    shown: tuple[tuple[str, str], ...]  # (path, tier) in the order shown
+
+
+@dataclass(frozen=True)
+class Totals:
+    turns: int
+    full: float
+    seen: float
+    noise: float  # share of shown chars not in gold, over all turns
+    chars: float  # average chars a turn
+
+    def to_dict(self) -> dict[str, float]:
+        return {"turns": self.turns, "full": round(self.full, 4), "seen": round(self.seen, 4),
+                "noise": round(self.noise, 4), "chars": round(self.chars, 1)}
+
+
+def totals(outcomes: list[TurnOutcome]) -> Totals:
+    n = len(outcomes)
+    if not n:
+        return Totals(0, 0.0, 0.0, 0.0, 0.0)
+    shown = sum(o.shown_chars for o in outcomes)
+    return Totals(n, sum(o.full for o in outcomes) / n, sum(o.seen for o in outcomes) / n,
+                  (shown - sum(o.gold_chars for o in outcomes)) / shown if shown else 0.0,
+                  sum(o.chars for o in outcomes) / n)
+
+
+@dataclass(frozen=True)
+class Report:
+    outcomes: tuple[TurnOutcome, ...]
+    budget: int
+
+    @property
+    def total(self) -> Totals:
+        return totals(list(self.outcomes))
+
+    def by_kind(self) -> dict[str, Totals]:
+        kinds = sorted({o.kind for o in self.outcomes},
+                       key=lambda k: (KINDS_ORDER.index(k) if k in KINDS_ORDER else len(KINDS_ORDER), k))
+        return {k: totals([o for o in self.outcomes if o.kind == k]) for k in kinds}
+
+    def to_dict(self) -> dict[str, object]:
+        return {"budget_chars": self.budget, "total": self.total.to_dict(),
+                "by_kind": {k: t.to_dict() for k, t in self.by_kind().items()},
+                "turns": [{"conversation": o.conversation, "turn": o.turn, "kind": o.kind, "prompt": o.prompt,
+                           "gold": list(o.gold), "full": round(o.full, 4), "seen": round(o.seen, 4),
+                           "shown_chars": o.shown_chars, "gold_chars": o.gold_chars, "chars": o.chars,
+                           "shown": [{"path": p, "tier": t} for p, t in o.shown]} for o in self.outcomes]}
+
+
+def load(path: str) -> list[Conversation]:
+    """Read and check a conversations file; every problem is an InputError naming where it is."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise InputError(f"file not found: {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+    name = os.path.basename(path)
+    if not isinstance(data, list):
+        raise InputError(f"{name}: expected a JSON list of conversations")
+    out: list[Conversation] = []
+    for i, conv in enumerate(data):
+        where = f"{name}: conversation {i + 1}"
+        if not isinstance(conv, dict) or not isinstance(conv.get("turns"), list) or not conv["turns"]:
+            raise InputError(f"{where}: expected an object with a non-empty 'turns' list")
+        cid = str(conv.get("id", i + 1))
+        turns: list[LabelledTurn] = []
+        for j, turn in enumerate(conv["turns"]):
+            at = f"{where}, turn {j + 1}"
+            if not isinstance(turn, dict) or not isinstance(turn.get("prompt"), str) or not turn["prompt"].strip():
+                raise InputError(f"{at}: expected an object with a non-empty 'prompt'")
+            gold = turn.get("gold")
+            if not isinstance(gold, list) or not gold or not all(isinstance(g, str) for g in gold):
+                raise InputError(f"{at}: 'gold' must be a non-empty list of doc paths")
+            kind = turn.get("kind", "-")
+            turns.append(LabelledTurn(turn["prompt"], tuple(index.doc_path(g) for g in gold), str(kind)))
+        out.append(Conversation(cid, tuple(turns)))
+    return out
+
+
+def run(ws: Workspace, conversations: list[Conversation], budget: int) -> Report:
+    """Replay every conversation in a throwaway session of its own; the sessions are forgotten after."""
+    with ws.store.transaction():
+        refresh(ws)
+        gold = {g for c in conversations for t in c.turns for g in t.gold}
+        missing = sorted(gold - ws.store.known(gold))
+    if missing:
+        raise InputError(f"gold doc not in {ws.config.docs_root}: {missing[0]}"
+                         + (f" (+{len(missing) - 1} more)" if len(missing) > 1 else ""))
+    outcomes: list[TurnOutcome] = []
+    for n, conv in enumerate(conversations):
+        session = f"replay-{os.getpid()}-{n}"
+        try:
+            for j, turn in enumerate(conv.turns):
+                result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, trust_index=True))
+                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan))
+        finally:
+            with ws.store.transaction():
+                ws.store.reset(session)
+    return Report(tuple(outcomes), budget)
+
+
+def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan) -> TurnOutcome:
+    gold = set(turn.gold)
+    full = {e.path for e in plan.entries if e.tier == HOT} & gold
+    seen = {e.path for e in plan.entries} & gold
+    return TurnOutcome(conv, number, turn.kind, turn.prompt, turn.gold, len(full) / len(gold),
+                       len(seen) / len(gold), sum(len(e.text) for e in plan.entries if e.path in gold),
+                       sum(len(e.text) for e in plan.entries), len(plan.output),
+                       tuple((e.path, e.tier) for e in plan.entries))

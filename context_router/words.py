@@ -1,0 +1,92 @@
+"""Words as the relevance steps compare them: identifiers split, stop and filler words out, stems.
+
+Shared by the keyword matcher (inflections: "Budgets" meets the keyword "budget"), the text index's query
+(lexical.py) and the semantic layer's vectors. Stems come from the Snowball English stemmer; its module is
+imported alone (not the package's every language).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .keywords import tokens_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+STOPWORDS = frozenset("""
+a about above after again all also am an and any are as at be been before being below between both but by can
+could did do does doing down during each few for from further had has have having he her here hers him his how
+i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own
+please same she should so some such than that the their them then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your yours tell
+know let lets get got make show give need want think thing things like use used using one two way also back go
+""".split())
+
+# Words of conversation, not of topic: kept out of the text query so "ok cool, now what?" asks for nothing.
+FILLER = frozenset("""
+ok okay cool great thanks thank yes yeah yep nope hmm hi hey hello sure right alright fine nice good well
+again still really actually maybe perhaps probably just already anyway though gonna wanna kinda sorta pls
+something anything everything stuff bit lot lots much many
+""".split())
+
+
+def split_identifier(token: str) -> list[str]:
+    """The parts of a camelCase, PascalCase or snake_case identifier ("DebounceHandler" -> Debounce, Handler;
+    "HTTPServer" -> HTTP, Server); a plain word is its own single part."""
+    parts: list[str] = []
+    for piece in token.split("_"):
+        if not piece:
+            continue
+        start = 0
+        for i in range(1, len(piece)):
+            prev, ch = piece[i - 1], piece[i]
+            nxt = piece[i + 1] if i + 1 < len(piece) else ""
+            if (prev.islower() and ch.isupper()) or (prev.isupper() and ch.isupper() and nxt.islower()) or \
+                    (prev.isalpha() != ch.isalpha()):
+                parts.append(piece[start:i])
+                start = i
+        parts.append(piece[start:])
+    return parts
+
+
+def split_words(text: str) -> list[str]:
+    """Lower-case word tokens with identifiers split into their parts (the whole identifier is dropped)."""
+    out: list[str] = []
+    for token in tokens_of(text):
+        out += [p.lower() for p in split_identifier(token)]
+    return out
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a prompt that say what it is about: split, without stop and filler words, in order,
+    each once."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for token in tokens_of(text):
+        parts = split_identifier(token)
+        # The whole identifier is kept beside its parts: docs may spell it either way.
+        candidates = [token.lower()] + ([p.lower() for p in parts] if len(parts) > 1 else [])
+        for word in candidates:
+            if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
+                seen.add(word)
+                out.append(word)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _english() -> Any:
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    return EnglishStemmer()
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball English stem of a lower-case word; memoised, as a prompt repeats the last ones' words."""
+    return str(_english().stemWord(word))
+
+
+def stems(words: list[str]) -> list[str]:
+    return [stem(w) for w in words]
