@@ -51,10 +51,11 @@ def clamp(x: float) -> float:
 def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list[str]],
            known: Callable[[str], bool], decay_rate: Callable[[str], float],
            related: Callable[[str], tuple[str, ...]], coactivation: float,
-           pins: Mapping[str, float], signals: Sequence[Signal] = ()) -> Update:
+           pins: Mapping[str, float], signals: Sequence[Signal] = (), coactivation_ceiling: float = 1.0) -> Update:
     """One turn over `previous` scores.
 
-    hits: path -> keywords that fired; pins: path -> score floor; known: whether a path is in the index.
+    hits: path -> keywords that fired; pins: path -> score floor; known: whether a path is in the index;
+    coactivation_ceiling: co-activation never lifts a doc above this (1.0 in keyword mode, as claude-cognitive).
     """
     scores: dict[str, FileScore] = {}
     causes: dict[str, list[str]] = {}
@@ -80,9 +81,9 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
                 if target == source or not known(target):
                     continue
                 fs = scores.get(target, FileScore(0.0))
-                if fs.score >= 1.0:
+                if fs.score >= coactivation_ceiling:
                     continue
-                scores[target] = replace(fs, score=clamp(fs.score + coactivation))
+                scores[target] = replace(fs, score=min(coactivation_ceiling, clamp(fs.score + coactivation)))
                 note(target, f"coactivation:{source}")
 
     for sig in signals:

@@ -12,35 +12,11 @@ Word characters are those of `re`'s `\\w` (letters, digits and "_" in any script
 
 from __future__ import annotations
 
+from .words import GENERIC_NAMES, is_word_char, stem, tokens_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-
-# ASCII punctuation and spaces -> space, so an ASCII text splits into its word tokens with str.split().
-_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
-
-
-def is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
-def tokens_of(text: str) -> list[str]:
-    """The maximal runs of word characters, in order."""
-    if text.isascii():
-        return text.translate(_ASCII_SEPARATORS).split()
-    out: list[str] = []
-    start = -1
-    for i, ch in enumerate(text):
-        if ch.isalnum() or ch == "_":
-            if start < 0:
-                start = i
-        elif start >= 0:
-            out.append(text[start:i])
-            start = -1
-    if start >= 0:
-        out.append(text[start:])
-    return out
-
 
 def normalise(keyword: str) -> str:
     return " ".join(keyword.lower().split())
@@ -48,11 +24,16 @@ def normalise(keyword: str) -> str:
 
 def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured: Iterable[str],
                  auto: bool) -> tuple[str, ...]:
-    """Every keyword of one doc, in a stable order: config, front matter, then auto (stem, title), then path."""
+    """Every keyword of one doc, in a stable order: config, front matter, then auto (stem, title), then path.
+
+    A generic file name (README.md, SKILL.md, index.md) names its folder's doc: the folder's name is the
+    keyword, as five SKILL.md files must not all answer to "skill"."""
     words: list[str] = [*configured, *front_matter]
     if auto:
-        stem = path.rsplit("/", 1)[-1]
-        stem = stem[:-3] if stem.endswith(".md") else stem
+        parts = path.split("/")
+        stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
+        if stem.lower() in GENERIC_NAMES:
+            stem = parts[-2] if len(parts) > 1 else ""
         words += [stem, stem.replace("-", " ").replace("_", " "), title]
     words.append(path)
     out: list[str] = []
@@ -63,13 +44,18 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     return tuple(out)
 
 
+def keyword_tokens(keyword: str) -> list[str]:
+    """The stems of a keyword's words: what it is filed and looked up under."""
+    return [stem(t) for t in tokens_of(keyword)]
+
+
 def index_key(keyword: str, counts: Mapping[str, int] | None = None) -> str:
-    """The token a keyword is filed under: its rarest word among all keywords (`counts`), then its longest.
+    """The stem a keyword is filed under: its rarest word among all keywords (`counts`), then its longest.
 
     A keyword can only fire when all its words are in the prompt, so any one of them finds it; the rarest one
     keeps the lookup small ("service" in 10,000 "<name> service" keywords must not be the key).
     """
-    tokens = tokens_of(keyword)
+    tokens = keyword_tokens(keyword)
     if not tokens:
         return ""
     counts = counts or {}
@@ -79,13 +65,38 @@ def index_key(keyword: str, counts: Mapping[str, int] | None = None) -> str:
 def token_counts(keywords: Iterable[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for kw in keywords:
-        for token in set(tokens_of(kw)):
+        for token in set(keyword_tokens(kw)):
             counts[token] = counts.get(token, 0) + 1
     return counts
 
 
 def prompt_tokens(prompt: str) -> set[str]:
-    return set(tokens_of(prompt.lower()))
+    return {stem(t) for t in tokens_of(prompt.lower())}
+
+
+def stem_text(text: str) -> str:
+    """A normalised text (lower case, single spaces) with every word replaced by its stem and every other
+    character kept, so "budgets, ports" reads "budget, port" and "pipe-to-orin" keeps its hyphens."""
+    out: list[str] = []
+    for chunk in text.split(" "):
+        if chunk.isalnum():
+            out.append(stem(chunk))
+            continue
+        piece: list[str] = []
+        start = -1
+        for i, ch in enumerate(chunk):
+            if is_word_char(ch):
+                if start < 0:
+                    start = i
+            else:
+                if start >= 0:
+                    piece.append(stem(chunk[start:i]))
+                    start = -1
+                piece.append(ch)
+        if start >= 0:
+            piece.append(stem(chunk[start:]))
+        out.append("".join(piece))
+    return " ".join(out)
 
 
 def occurs(keyword: str, text: str) -> bool:
@@ -105,17 +116,57 @@ def occurs(keyword: str, text: str) -> bool:
 
 def match(candidates: Iterable[tuple[str, str]], prompt: str, tokens: set[str] | None = None
           ) -> dict[str, list[str]]:
-    """path -> the keywords that fire on the prompt, from (keyword, path) candidates looked up by token."""
+    """path -> the keywords that fire on the prompt, from (keyword, path) candidates looked up by stem.
+
+    A keyword fires where it occurs between word boundaries as written, or with any of its words inflected
+    ("budget" on "Budgets", "retry" on "retried"); the characters between its words still match exactly.
+    """
     tokens = prompt_tokens(prompt) if tokens is None else tokens
     text = normalise(prompt)
+    stemmed: str | None = None
     fired: dict[str, bool] = {}
     hits: dict[str, list[str]] = {}
     for kw, path in sorted(candidates):
         if kw not in fired:
-            fired[kw] = all(t in tokens for t in tokens_of(kw)) and occurs(kw, text)
+            fired[kw] = all(t in tokens for t in keyword_tokens(kw)) and occurs(kw, text)
+            if not fired[kw] and all(t in tokens for t in keyword_tokens(kw)):
+                stemmed = stem_text(text) if stemmed is None else stemmed
+                fired[kw] = occurs(stem_text(kw), stemmed)
         if fired[kw]:
             hits.setdefault(path, []).append(kw)
     return hits
+
+
+# -- weak keywords: they lift a doc, but do not make it HOT on their own -------------------------------------
+
+WEAK_OWNERS = 3  # a keyword of this many docs or more tells them apart from nothing
+# Words so common in software docs that, alone, they name no particular doc.
+COMMON_WORDS = frozenset(stem(w) for w in """
+api app application auth backend bank base build cache check cli client code common config configuration
+core data database db debug default deploy deployment dev doc docs error event file frontend guide handler
+health helper index issue job log main manager message model module network note overview page process
+project queue readme report request response run schema script security server service session setup skill
+state status storage system table task test tool type ui update user util value view web workflow
+""".split())
+
+
+def is_weak(keyword: str, owners: int) -> bool:
+    """Whether a keyword says little: shared by many docs, or a single common word."""
+    words = keyword_tokens(keyword)
+    return owners >= WEAK_OWNERS or (len(words) == 1 and words[0] in COMMON_WORDS)
+
+
+def split_weak(hits: Mapping[str, list[str]]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(strong hits, weak hits): a doc is a weak hit when every keyword that fired on it is weak."""
+    owners: dict[str, int] = {}
+    for kws in hits.values():
+        for kw in kws:
+            owners[kw] = owners.get(kw, 0) + 1
+    strong_hits: dict[str, list[str]] = {}
+    weak_hits: dict[str, list[str]] = {}
+    for path, kws in hits.items():
+        (weak_hits if all(is_weak(kw, owners[kw]) for kw in kws) else strong_hits)[path] = kws
+    return strong_hits, weak_hits
 
 
 def match_all(keywords_by_path: Mapping[str, Iterable[str]], prompt: str) -> dict[str, list[str]]:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from .attention import FLOOR, Signal
 from .records import record
-from .words import content_words, split_words
+from .words import GENERIC_NAMES, content_words, split_identifier, split_words, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from typing import Any
 
     from .state import Store
 
@@ -31,16 +32,14 @@ LIMIT = 30  # docs kept per turn's ranking
 MAX_TERMS = 24  # the prompt's first content words that make the query: a turn's cost stays bounded
 HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent first
 MARGIN = 1.25  # the best doc is HOT only when it scores this many times the second
-WARM_SHARE = 0.5  # docs scoring at least this share of the best are WARM
-WARM_MAX = 4  # at most this many docs are made WARM by the text
-GENERIC_NAMES = frozenset({"readme", "index", "skill", "skills", "claude", "agents", "agent", "main", "overview",
-                           "notes", "doc", "docs", "md", "reference", "guide"})
+WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
+WARM_MAX = 3  # at most this many docs are made WARM by the text
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
     """(path, title, headings, body) as indexed: identifiers gain their split parts, generic file names and
     the extension say nothing about a doc and are left out of its path."""
-    path_words = " ".join(w for w in split_words(path) if w not in GENERIC_NAMES)
+    path_words = " ".join(w for w in split_words(path) if w not in GENERIC_NAMES and w != "md")
     headings = "\n".join(line.lstrip("#").strip() for line in _heading_lines(body))
     return path_words, _with_parts(title), _with_parts(headings), _with_parts(body)
 
@@ -59,9 +58,6 @@ def _heading_lines(body: str) -> list[str]:
 def _with_parts(text: str) -> str:
     """The text, then the parts of every identifier in it that splits (once each): the tokenizer keeps
     `DebounceHandler` whole, and a prompt says "debounce handler"."""
-    from .keywords import tokens_of
-    from .words import split_identifier
-
     extra: dict[str, None] = {}
     for token in set(tokens_of(text)):
         parts = split_identifier(token)
@@ -72,10 +68,11 @@ def _with_parts(text: str) -> str:
 
 def query_of(prompt: str) -> str | None:
     """The FTS5 query for a prompt: its content words, each quoted, OR'd; None when it has none."""
-    words = content_words(prompt)[:MAX_TERMS]
-    if not words:
-        return None
-    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+    return _or(content_words(prompt)[:MAX_TERMS])
+
+
+def _or(words: Sequence[str]) -> str | None:
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in words) if words else None
 
 
 def search(store: Store, prompt: str, limit: int = LIMIT) -> dict[str, float]:
@@ -88,8 +85,7 @@ def search(store: Store, prompt: str, limit: int = LIMIT) -> dict[str, float]:
 @record
 class LexicalTurn:
     signals: tuple[Signal, ...]
-    memory: list[dict[str, float]]  # this turn's ranking, then the previous ones, for the next turn
-    query: str | None  # the prompt's FTS5 query (sections of a cut doc are ranked with it)
+    memory: dict[str, list[Any]]  # this turn's and the previous ones' rankings and words, for the next turn
 
 
 def combine(own: Mapping[str, float], history: Sequence[Mapping[str, float]]) -> dict[str, float]:
@@ -110,12 +106,12 @@ def _clear_best(scores: Mapping[str, float]) -> str | None:
     return ranked[0][0]
 
 
-def step(store: Store, prompt: str, memory: Sequence[Mapping[str, float]], hot: float, warm: float
-         ) -> LexicalTurn:
+def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float) -> LexicalTurn:
     """This turn's signals from the text, and the rankings to remember."""
     query = query_of(prompt)
     own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
-    history = [dict(m) for m in memory[:len(HISTORY_WEIGHTS)]]
+    memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
+    history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]
     combined = combine(own, history)
     signals: list[Signal] = []
     hot_paths = {p for p in (_clear_best(combined), _clear_best(own)) if p is not None}
@@ -134,7 +130,18 @@ def step(store: Store, prompt: str, memory: Sequence[Mapping[str, float]], hot: 
                 continue
             signals.append(Signal(path, FLOOR, warm + share * (ceiling - warm), f"lexical:{share:.2f}"))
             n += 1
-    return LexicalTurn(tuple(signals), [own, *history][:len(HISTORY_WEIGHTS)], query)
+    keep = len(HISTORY_WEIGHTS)
+    words = [content_words(prompt)[:MAX_TERMS], *memory.get("words", ())][:keep]
+    return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words})
+
+
+def section_query(prompt: str, memory: Mapping[str, Sequence[Any]] | None) -> str | None:
+    """The query that ranks a cut doc's sections: the prompt's words, then the last prompts' (a follow-up
+    asks about the part of the doc the conversation is on)."""
+    words = content_words(prompt)[:MAX_TERMS]
+    for past in (memory or {}).get("words", ()):
+        words += [w for w in past if w not in words]
+    return _or(words)
 
 
 def rank_sections(store: Store, query: str | None, sections: Sequence[tuple[str, str]]) -> dict[int, float]:

@@ -117,7 +117,8 @@ def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]]) -> s
         "budget_chars": plan.stats.budget,
         "used_chars": len(plan.output),
         "files": [{"path": e.path, "tier": e.tier, "score": round(e.score, 4), "chars": len(e.text),
-                   "reasons": list(reasons.get(e.path, ()))} for e in plan.entries],
+                   "reasons": list(reasons.get(e.path, ())), **({"cut": True} if e.cut else {})}
+                  for e in plan.entries],
         "cold_count": plan.stats.cold,
         "omitted": list(plan.omitted),
         "context": plan.output,

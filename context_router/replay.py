@@ -44,7 +44,7 @@ class TurnOutcome:
     gold_chars: int  # chars of the shown blocks that belong to gold docs
     shown_chars: int  # chars of all shown blocks
     chars: int  # the whole output, box included
-    shown: tuple[tuple[str, str], ...]  # (path, tier) in the order shown
+    shown: tuple[tuple[str, str, int], ...]  # (path, tier, chars) in the order shown
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,8 @@ class Report:
                 "turns": [{"conversation": o.conversation, "turn": o.turn, "kind": o.kind, "prompt": o.prompt,
                            "gold": list(o.gold), "full": round(o.full, 4), "seen": round(o.seen, 4),
                            "shown_chars": o.shown_chars, "gold_chars": o.gold_chars, "chars": o.chars,
-                           "shown": [{"path": p, "tier": t} for p, t in o.shown]} for o in self.outcomes]}
+                           "shown": [{"path": p, "tier": t, "chars": c} for p, t, c in o.shown]}
+                          for o in self.outcomes]}
 
 
 def load(path: str) -> list[Conversation]:
@@ -154,4 +155,4 @@ def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan) -> TurnOutc
     return TurnOutcome(conv, number, turn.kind, turn.prompt, turn.gold, len(full) / len(gold),
                        len(seen) / len(gold), sum(len(e.text) for e in plan.entries if e.path in gold),
                        sum(len(e.text) for e in plan.entries), len(plan.output),
-                       tuple((e.path, e.tier) for e in plan.entries))
+                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries))

@@ -11,7 +11,7 @@ import marshal
 import os
 import time
 
-from . import __version__, attention, index, keywords, lexical, render, tiers
+from . import __version__, attention, index, keywords, lexical, render, sections, tiers
 from . import config as config_mod
 from .errors import InputError, StateError
 from .records import record
@@ -176,7 +176,8 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
         store.set_keywords(_keyword_rows(ws.config, store.docs()), replace_all=True)
     elif changes is not None:
         changed = {d.path: d for d in changes.changed}
-        new_tokens = {t for d in changed.values() for k in doc_keywords(ws.config, d) for t in keywords.tokens_of(k)}
+        new_tokens = {t for d in changed.values() for k in doc_keywords(ws.config, d)
+                      for t in keywords.keyword_tokens(k)}
         rows = _keyword_rows(ws.config, changed, store.token_counts(new_tokens))
         rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
         store.set_keywords(rows)
@@ -249,6 +250,20 @@ def related(cfg: Config, snap: IndexView, path: str) -> tuple[str, ...]:
     return cfg.related.get(path, ()) + (snap.attn[path][0] if path in snap.attn else ())
 
 
+def coactivation_ceiling(cfg: Config) -> float:
+    """Co-activation warms a related doc but does not print it whole on its own (measured: it added noise and
+    no gold doc); keyword mode keeps claude-cognitive's rule, where it may reach 1.0."""
+    return cfg.hot.threshold - 0.01 if cfg.semantic.enabled else 1.0
+
+
+def _weak_hits(cfg: Config, hits: dict[str, list[str]]) -> tuple[dict[str, list[str]], tuple[attention.Signal, ...]]:
+    """Hits by weak keywords only lift their doc to the top of WARM: the text evidence decides if it is HOT."""
+    strong, weak = keywords.split_weak(hits)
+    ceiling = cfg.hot.threshold - 0.01
+    return strong, tuple(attention.Signal(p, attention.FLOOR, ceiling, f"weak-keyword:{kw}")
+                         for p, kws in sorted(weak.items()) for kw in kws)
+
+
 def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[float, float]]:
     """Token bucket: `burst` turns at once, refilled at turns_per_minute. (allowed, new bucket)."""
     if cfg.turns_per_minute == 0:
@@ -262,7 +277,7 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
     return False, (tokens, now)
 
 
-def _views(ws: Workspace, paths: list[str]) -> dict[str, tiers.DocView]:
+def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[str, tiers.DocView]:
     cfg = ws.config
     docs = ws.store.docs(paths)
     views: dict[str, tiers.DocView] = {}
@@ -272,13 +287,22 @@ def _views(ws: Workspace, paths: list[str]) -> dict[str, tiers.DocView]:
                 return doc.header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
             text = index.read_text(cfg.docs_root, doc.path)
             return None if text is None else index.body_of(text)
-        views[path] = tiers.DocView(body, doc.header, doc.truncated)
+
+        def cut(room: int, doc: index.Doc = doc, body: Callable[[], str | None] = body) -> str | None:
+            text = body()
+            if text is None:
+                return None
+            parts = sections.split(text)
+            relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
+            return sections.cut(text, room, relevance, doc.path, doc.header)
+
+        views[path] = tiers.DocView(body, doc.header, doc.truncated, cut)
     return views
 
 
 def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
               fmt: str, budget: int, mass: Mapping[str, float] | None = None, intent: str | None = None,
-              notes: tuple[str, ...] = ()) -> tiers.Plan:
+              notes: tuple[str, ...] = (), section_query: str | None = None) -> tiers.Plan:
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -290,7 +314,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     paths = [c.path for c in cands]
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, _views(ws, paths), layout, budget, turn, snap.n_docs, intent, notes)
+    return tiers.fit(cands, _views(ws, paths, section_query), layout, budget, turn, snap.n_docs, intent, notes)
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -325,16 +349,19 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         turn = session.turn + 1
         tokens = keywords.prompt_tokens(prompt)
         hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
+        weak_signals: tuple[attention.Signal, ...] = ()
+        if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
+            hits, weak_signals = _weak_hits(cfg, hits)
         pins, pin_notes = pin_floors(ws, snap, now)
         sem_turn = None
         if cfg.semantic.enabled:
             from . import layers  # the semantic step; numpy only when its model must be rebuilt
 
             sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
-        signals = sem_turn.signals if sem_turn is not None else ()
+        signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
         lex_turn = None
         if cfg.semantic.enabled and cfg.semantic.lexical:
-            lex_turn = lexical.step(store, prompt, session.semantic.get("lexical", ()), cfg.hot.threshold,
+            lex_turn = lexical.step(store, prompt, session.semantic.get("lexical") or {}, cfg.hot.threshold,
                                     cfg.warm.threshold)
             signals = (*signals, *lex_turn.signals)
         touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
@@ -342,7 +369,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         known = store.known(touched)
         upd = attention.update(session.scores, turn, hits, known.__contains__,
                                lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
-                               cfg.coactivation, pins, signals)
+                               cfg.coactivation, pins, signals, coactivation_ceiling(cfg))
         memory = session.semantic
         mass = None
         if sem_turn is not None:
@@ -351,7 +378,8 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
                 memory["lexical"] = lex_turn.memory
             mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
-                         mass, sem_turn.intent if sem_turn is not None else None, pin_notes)
+                         mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
+                         lexical.section_query(prompt, session.semantic.get("lexical")))
         if advance:
             store.save_turn(req.session, turn, upd.scores, upd.causes, bucket, memory)
         elif bucket != session.bucket:

@@ -12,9 +12,8 @@ import math
 from array import array
 from zlib import crc32
 
-from .keywords import tokens_of
-from .words import STOPWORDS
 from .records import record
+from .words import STOPWORDS, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

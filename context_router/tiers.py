@@ -51,6 +51,7 @@ class Entry:
     tier: str
     score: float
     text: str  # the rendered block
+    cut: bool = False  # a HOT doc cut to fit the budget
 
 
 @record
@@ -80,6 +81,7 @@ class DocView:
     body: Callable[[], str | None]  # the whole file, read on demand (None: gone or unreadable)
     header: str
     truncated: bool
+    cut: Callable[[int], str | None] | None = None  # the body cut to at most this many chars (sections.cut)
 
 
 def rank(scores: Mapping[str, FileScore], hit: frozenset[str], mass: Mapping[str, float] | None = None
@@ -116,29 +118,50 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     remaining = budget - len(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
-    for cand in cands:
+    for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
             continue
         text = None
         tier = cand.tier
+        was_cut = False
         if tier == HOT:
             body = view.body()
             if body is None:
                 continue
             text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
             if len(text) + sep > remaining:
-                text, tier = None, WARM
+                text = _cut(layout, len(entries) + 1, cand, view, remaining - sep - _reserve(cands[i + 1:], views,
+                                                                                          remaining))
+                tier, was_cut = (HOT, True) if text is not None else (WARM, False)
         if text is None:
             text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
             if len(text) + sep > remaining:
                 omitted.append(cand.path)
                 continue
-        entries.append(Entry(cand.path, tier, cand.score, text))
+        entries.append(Entry(cand.path, tier, cand.score, text, was_cut))
         remaining -= len(text) + sep
 
     closing = _closing(layout, omitted, remaining - sep) if omitted and entries else None
     return _compose(layout, entries, omitted, closing, turn, n_docs, budget, intent, notes)
+
+
+def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], remaining: int) -> int:
+    """Room a cut doc leaves for the candidates after it: their headers, at most half of what is left."""
+    headers = sum(len(views[c.path].header) + HEADER_OVERHEAD for c in later if c.path in views)
+    return min(headers, remaining // 2)
+
+
+HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
+
+
+def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int) -> str | None:
+    """The HOT block with the doc cut to fit `room` chars, or None when it cannot be cut that small."""
+    if view.cut is None:
+        return None
+    room -= len(layout.hot(index, cand.path, cand.score, ""))
+    body = view.cut(room) if room > 0 else None
+    return layout.hot(index, cand.path, cand.score, body) if body is not None else None
 
 
 def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:

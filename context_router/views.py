@@ -102,7 +102,7 @@ def replay_report(report: Any, per_turn: bool) -> str:
     if per_turn:
         lines.append(f"{'conversation':<16} {'#':>2} {'kind':<10} {'full':>5} {'seen':>5} {'chars':>6}  shown")
         for o in report.outcomes:
-            shown = ", ".join(f"{p}{'' if t == 'HOT' else ' (' + t + ')'}" for p, t in o.shown) or "-"
+            shown = ", ".join(f"{p}{'' if t == 'HOT' else ' (' + t + ')'}" for p, t, _ in o.shown) or "-"
             mark = "" if o.full == 1 else "  <- gold: " + ", ".join(o.gold)
             lines.append(f"{o.conversation[:16]:<16} {o.turn:>2} {o.kind[:10]:<10} {o.full:>5.2f} {o.seen:>5.2f} "
                          f"{o.chars:>6}  {shown}{mark}")

@@ -9,11 +9,35 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .keywords import tokens_of
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+# ASCII punctuation and spaces -> space, so an ASCII text splits into its word tokens with str.split().
+_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def tokens_of(text: str) -> list[str]:
+    """The maximal runs of word characters, in order."""
+    if text.isascii():
+        return text.translate(_ASCII_SEPARATORS).split()
+    out: list[str] = []
+    start = -1
+    for i, ch in enumerate(text):
+        if ch.isalnum() or ch == "_":
+            if start < 0:
+                start = i
+        elif start >= 0:
+            out.append(text[start:i])
+            start = -1
+    if start >= 0:
+        out.append(text[start:])
+    return out
+
 
 STOPWORDS = frozenset("""
 a about above after again all also am an and any are as at be been before being below between both but by can
@@ -30,6 +54,10 @@ ok okay cool great thanks thank yes yeah yep nope hmm hi hey hello sure right al
 again still really actually maybe perhaps probably just already anyway though gonna wanna kinda sorta pls
 something anything everything stuff bit lot lots much many
 """.split())
+
+# File names that say nothing of their doc (skills/pdf-report/SKILL.md is about the pdf report).
+GENERIC_NAMES = frozenset({"readme", "index", "skill", "skills", "claude", "agents", "agent", "main", "overview",
+                           "notes", "doc", "docs", "reference", "guide", "summary", "changelog"})
 
 
 def split_identifier(token: str) -> list[str]:

@@ -7,8 +7,9 @@ def hits(keywords: dict[str, list[str]], prompt: str) -> dict[str, list[str]]:
 
 def test_index_key_is_the_rarest_then_longest_token():
     assert index_key("rtx 5090") == "5090"
-    assert index_key("systems/legion.md") == "systems"
-    assert index_key("kavi service", {"service": 10000, "kavi": 1}) == "kavi"
+    assert index_key("systems/legion.md") == "legion"  # stems: "system" and "legion" tie on length
+    assert index_key("retried budgets", {"retri": 5}) == "budget"
+    assert index_key("kavi service", {"servic": 10000, "kavi": 1}) == "kavi"  # counts are by stem
     assert index_key("++") == ""
 
 
@@ -50,3 +51,28 @@ def test_non_ascii_keywords():
     kw = {"k.md": ["köln"], "z.md": ["数据"]}
     assert hits(kw, "Wir fahren nach KÖLN.") == {"k.md": ["köln"]}
     assert hits(kw, "查看 数据 表") == {"z.md": ["数据"]}
+
+
+def test_inflections_match_but_separators_stay_exact():
+    kw = {"b.md": ["budget"], "r.md": ["retry policy"], "p.md": ["pipe-to-orin"], "port.md": ["port"]}
+    assert hits(kw, "Budgets for next year") == {"b.md": ["budget"]}
+    assert hits(kw, "the retries policies") == {"r.md": ["retry policy"]}
+    assert hits(kw, "check pipes-to-orin") == {"p.md": ["pipe-to-orin"]}
+    assert hits(kw, "pipes to orin") == {}
+    assert hits(kw, "which ports are open, importantly?") == {"port.md": ["port"]}
+    assert hits(kw, "this is important") == {}
+
+
+def test_generic_file_names_take_their_folder_name():
+    assert doc_keywords("skills/pdf-report/SKILL.md", "PDF report", [], [], auto=True) == (
+        "pdf-report", "pdf report", "skills/pdf-report/skill.md")
+    assert doc_keywords("CLAUDE.md", "Project notes", [], [], auto=True) == ("project notes", "claude.md")
+    assert doc_keywords("api/README.md", "", [], [], auto=True) == ("api", "api/readme.md")
+
+
+def test_weak_keywords():
+    from context_router.keywords import is_weak
+
+    assert is_weak("test", 1) and is_weak("services", 1)  # common words, inflected too
+    assert is_weak("kestrel", 3) and not is_weak("kestrel", 2)  # shared by three docs
+    assert not is_weak("test runner", 1)  # a phrase says more than its words

@@ -92,7 +92,7 @@ def main() -> None:
         print(json.dumps(reports))
         return
     if args.turns:
-        for name, rep in reports.items():
+        for rep in reports.values():
             for t in rep["turns"]:
                 shown = ", ".join(s["path"] + ("" if s["tier"] == "HOT" else "(W)") for s in t["shown"])
                 print(f"{t['conversation']:<10} {t['turn']:>2} {t['kind'][:5]:<5} full {t['full']:.1f} "
