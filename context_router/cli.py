@@ -111,6 +111,17 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
 
 
 @app.command()
+def show(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
+         section: str | None = typer.Argument(None, help="A section's heading (case-insensitive)."),
+         docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
+    """Print a doc, or one section of it: what a cut doc left out."""
+    from . import report
+
+    text = _with_workspace(config, docs, lambda ws: report.show(ws, path, section))
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@app.command()
 def pin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
         hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
         ttl: str | None = typer.Option(None, "--ttl", help="How long the pin lasts: 8h, 30m, 2d (HOT: 24h)."),

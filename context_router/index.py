@@ -68,6 +68,19 @@ def doc_path(path: str) -> str:
     return path
 
 
+def user_doc_path(root: str, path: str, cwd: str | None = None) -> str:
+    """A doc path as a user types it: relative to the docs folder, or the path the shell completes from the
+    working folder (`docs/modules/vision.md`), which names the same doc when it lies inside the docs folder."""
+    rel = doc_path(path)
+    if os.path.isfile(os.path.join(root, rel)):
+        return rel
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(cwd or os.getcwd(), path))
+    if real.startswith(real_root + os.sep) and os.path.isfile(real):
+        return os.path.relpath(real, real_root).replace(os.sep, "/")
+    return rel
+
+
 def check_root(root: str) -> None:
     if not os.path.exists(root):
         raise DocsError(f"docs folder not found: {root}")

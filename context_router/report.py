@@ -87,7 +87,7 @@ class Explanation:
 
 
 def explain(ws: Workspace, session: str, path: str) -> Explanation:
-    path = index.doc_path(path)
+    path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
         refresh(ws)
         history = ws.store.history(session, path)
@@ -137,3 +137,23 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             findings.append(Finding("warning", f"keyword {kw!r} names {len(owners)} files: every mention makes "
                                                "all of them HOT"))
     return tuple(findings)
+
+
+def show(ws: Workspace, path: str, section: str | None = None) -> str:
+    """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
+    docs folder are read."""
+    from . import sections
+
+    rel = index.user_doc_path(ws.config.docs_root, path)
+    text = index.read_text(ws.config.docs_root, rel) if rel.endswith(".md") else None
+    if text is None:
+        raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
+    body = index.body_of(text)
+    if section is None:
+        return body
+    found = sections.find(body, section)
+    if found is None:
+        names = sections.titles(body)
+        listed = ", ".join(names[:12]) + (f", +{len(names) - 12} more" if len(names) > 12 else "")
+        raise InputError(f"no section {section!r} in {rel} (sections: {listed or 'none'})")
+    return found

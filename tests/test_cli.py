@@ -115,6 +115,39 @@ def test_init_from_claude_cognitive(ctx, tmp_path):
     assert "HOT] systems/legion.md" in out and "modules/x.md" in out
 
 
+def test_init_from_claude_cognitive_resolves_project_paths(ctx, tmp_path):
+    claude = tmp_path / ".claude"
+    write_docs(claude, {"systems/legion.md": "# Legion\n", "modules/vision.md": "# Vision\n", "CLAUDE.md": "# C\n"})
+    (claude / "keywords.json").write_text(json.dumps({
+        "keywords": {".claude/systems/legion.md": ["legion"], "systems/legion.md": ["rtx 5090"],
+                     ".claude/modules/visoin.md": ["camera"]},
+        "co_activation": {".claude/systems/legion.md": [".claude/modules/vision.md"]},
+        "pinned": [".claude/CLAUDE.md"]}))
+    res = ctx("init", "--from-claude-cognitive", str(claude / "keywords.json"))
+    assert res.code == 0, res.err
+    assert "keywords.json: .claude/modules/visoin.md names no doc" in res.err
+    assert "(closest: modules/vision.md)" in res.err
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["keywords"]["systems/legion.md"] == ["legion", "rtx 5090"]
+    assert data["related"] == {"systems/legion.md": ["modules/vision.md"]}
+    assert data["pinned"] == ["CLAUDE.md"]
+    assert data["decay"] == {"default": 0.7, "prefixes": {"systems/": 0.85, "integrations/": 0.8, "docs/": 0.75}}
+    assert ctx("check").out.count("is not a doc") == 1  # only the misspelt key
+
+
+def test_init_from_claude_cognitive_takes_its_decay_rates(ctx, tmp_path):
+    claude = tmp_path / ".claude"
+    write_docs(claude, {"systems/a.md": "# A\n"})
+    (claude / "keywords.json").write_text(json.dumps({
+        "keywords": {}, "decay_rates": {"systems": 0.9, "default": 0.6}}))
+    assert ctx("init", "--from-claude-cognitive", str(claude / "keywords.json")).code == 0
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["decay"] == {"default": 0.6, "prefixes": {"systems/": 0.9}}
+    (claude / "keywords.json").write_text(json.dumps({"decay_rates": {"systems": "fast"}}))
+    res = ctx("init", "--from-claude-cognitive", str(claude / "keywords.json"), "--force")
+    assert res.code == 2 and "'decay_rates' must map folders to numbers" in res.err
+
+
 def test_check_reports_problems(ctx, tmp_path):
     write_docs(tmp_path / "d", {"a.md": "no title\n", "b.md": "# B\n"})
     (tmp_path / "config.yaml").write_text("docs: d\nkeywords: {missing.md: [x]}\nrelated: {b.md: [gone.md]}\n")

@@ -222,3 +222,24 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
     alpha = next(e for e in final.plan.entries if e.path == "a.md")
     assert alpha.score >= 0.25  # 1.0 decayed by only the turns that advanced: still shown
     assert all(route(TurnRequest(f"by hand {i}"), config).advanced for i in range(5))  # `ctx route` is not limited
+
+
+def test_a_version_1_state_is_upgraded_keeping_its_sessions(ctx, sample, isolated_state):
+    import marshal
+
+    from context_router import state
+
+    isolated_state.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(isolated_state)
+    conn.executescript(state.SCHEMA)
+    conn.execute(f"PRAGMA application_id = {state.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO sessions VALUES ('old', 4, ?, ?)", (marshal.dumps((3.0, 0.0)), marshal.dumps({})))
+    conn.execute("INSERT INTO scores VALUES ('old', 'systems/vault.md', 0.5, 3, 1)")
+    conn.commit()
+    conn.close()
+    res = ctx("route", "where do the frames get backed up?", "--config", str(sample), "--session", "old", "-f", "json")
+    assert res.code == 0 and "moved to" not in res.err
+    assert any(r.startswith("lexical:") for f in json.loads(res.out)["files"] for r in f["reasons"])
+    status = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "old").out)
+    assert status["turn"] == 5

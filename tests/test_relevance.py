@@ -1,0 +1,176 @@
+"""The evidence a turn needs: text (lexical), follow-ups, weak and generic keywords, co-activation, big docs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_router import sections
+from context_router.render import MarkdownLayout
+from context_router.tiers import HOT, Candidate, DocView, fit
+
+from .conftest import write_docs
+
+FILLER = "\n".join(f"Line {i} of general notes about the project and its daily routine." for i in range(12))
+
+DOCS = {
+    "systems/harbor.md": "# Harbor\n\nThe ingest host. The `DebounceHandler` batches file events for 200 ms before "
+                         "the indexer runs.\n\n## Disks\n\nTwo mirrored SSDs hold the spool.\n" + FILLER,
+    "modules/billing.md": "# Billing\n\nInvoices go out on the first of the month. Refunds are issued through the "
+                          "payment processor within five working days; a refund over 500 needs approval.\n" + FILLER,
+    "modules/search.md": "# Search\n\nThe search module ranks results with a tuned scorer and caches popular "
+                         "queries for ten minutes.\n\n## Testing\n\nRun the relevance suite before a release.\n"
+                         + FILLER,
+    "modules/alerts.md": "# Alerts\n\nPages the on-call engineer when an error budget burns too fast.\n" + FILLER,
+    "integrations/harbor-to-search.md": "# Harbor to search\n\nHarbor pushes new documents to the search "
+                                        "indexer over a queue.\n" + FILLER,
+}
+
+
+def project(tmp_path: Path, docs: dict[str, str] = DOCS, config: str = "") -> Path:
+    write_docs(tmp_path / "docs", docs)
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n" + config, encoding="utf-8")
+    return cfg
+
+
+def turn(ctx, cfg: Path, prompt: str, *extra: str) -> dict:
+    res = ctx("route", prompt, "--format", "json", "--config", str(cfg), *extra)
+    assert res.code == 0, res.err
+    return json.loads(res.out)
+
+
+def tiers_of(data: dict) -> dict[str, str]:
+    return {f["path"]: f["tier"] for f in data["files"]}
+
+
+def test_a_paraphrase_with_no_keyword_makes_the_matching_doc_hot(ctx, tmp_path):
+    cfg = project(tmp_path)
+    data = turn(ctx, cfg, "how long until a customer gets their money back after a refund?")
+    assert tiers_of(data).get("modules/billing.md") == HOT
+    billing = next(f for f in data["files"] if f["path"] == "modules/billing.md")
+    assert any(r.startswith("lexical:") for r in billing["reasons"])
+
+
+def test_identifiers_split_and_inflections_meet(ctx, tmp_path):
+    cfg = project(tmp_path)
+    assert tiers_of(turn(ctx, cfg, "what is the debouncing window of file events?")).get("systems/harbor.md") == HOT
+
+
+def test_a_follow_up_keeps_its_doc_and_a_new_topic_lets_it_decay(ctx, tmp_path):
+    cfg = project(tmp_path)
+    assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT
+    follow = turn(ctx, cfg, "ok, and what if that fails?")
+    assert tiers_of(follow).get("modules/billing.md") == HOT
+    other = turn(ctx, cfg, "which engineer gets paged when the error budget burns?")
+    assert tiers_of(other).get("modules/alerts.md") == HOT
+    status = json.loads(ctx("status", "--json", "--config", str(cfg)).out)
+    scores = {f["path"]: f["score"] for f in status["files"]}
+    assert scores["modules/billing.md"] < 0.8
+
+
+def test_explain_names_the_lexical_cause(ctx, tmp_path):
+    cfg = project(tmp_path)
+    turn(ctx, cfg, "how long until a customer gets their money back after a refund?")
+    out = ctx("explain", "modules/billing.md", "--config", str(cfg)).out
+    assert "lexical:" in out
+
+
+def test_keyword_mode_has_no_text_evidence(ctx, tmp_path):
+    cfg = project(tmp_path, config="semantic: {enabled: false}\n")
+    assert turn(ctx, cfg, "how long until a customer gets their money back after a refund?")["files"] == []
+
+
+def test_generic_file_names_do_not_all_answer_to_their_name(ctx, tmp_path):
+    docs = {f"skills/{name}/SKILL.md": f"---\nname: {name}\n---\n# {name.title()}\n\nSteps for {name}.\n"
+            for name in ("pdf-report", "changelog", "terraform-plan")}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "which skill should I use?")
+    assert not [p for p, t in tiers_of(data).items() if t == HOT]
+    assert tiers_of(turn(ctx, cfg, "write the changelog"))["skills/changelog/SKILL.md"] == HOT
+
+
+def test_a_weak_keyword_lifts_but_does_not_make_hot(ctx, tmp_path):
+    docs = {"a.md": "# Alpha\n\nAlpha things.\n", "b.md": "# Beta\n\nBeta things.\n", "c.md": "# Gamma\n\nGamma.\n"}
+    cfg = project(tmp_path, docs, "keywords: {a.md: [service], b.md: [beta]}\n")
+    data = turn(ctx, cfg, "restart the service")
+    assert tiers_of(data)["a.md"] == "WARM"
+    assert "weak-keyword:service" in data["files"][0]["reasons"]
+    assert tiers_of(turn(ctx, cfg, "beta please"))["b.md"] == HOT
+
+
+def test_coactivation_warms_without_printing_whole(ctx, tmp_path):
+    docs = {"a.md": "# Alpha\n\nAlpha.\n", "b.md": "# Beta\n\nBeta.\n"}
+    related = "related: {a.md: [b.md]}\ncoactivation: 0.7\n"
+    cfg = project(tmp_path, docs, related)
+    turn(ctx, cfg, "alpha")
+    second = turn(ctx, cfg, "alpha again")  # b: 0.7 -> 0.49 + 0.7, capped below HOT
+    assert tiers_of(second) == {"a.md": HOT, "b.md": "WARM"}
+    cfg_kw = project(tmp_path / "kw", docs, related + "semantic: {enabled: false}\n")
+    turn(ctx, cfg_kw, "alpha")
+    assert tiers_of(turn(ctx, cfg_kw, "alpha again"))["b.md"] == HOT  # claude-cognitive's rule in keyword mode
+
+
+def big_doc() -> str:
+    parts = ["# Manual\n\n> **Role**: everything about the service\n"]
+    for i in range(30):
+        topic = "certificate rotation" if i == 21 else f"topic number {i}"
+        parts.append(f"## Part {i}: {topic}\n\n" + f"Details of {topic}. " * 60)
+    return "\n".join(parts)
+
+
+def test_a_hot_doc_too_big_for_the_budget_is_cut_to_the_sections_that_match(ctx, tmp_path):
+    cfg = project(tmp_path, {"manual.md": big_doc(), "other.md": "# Other\n\nSomething else.\n"})
+    data = turn(ctx, cfg, "manual: how does certificate rotation work?", "--budget", "6000")
+    assert data["used_chars"] <= 6000
+    entry = data["files"][0]
+    assert (entry["path"], entry["tier"], entry.get("cut")) == ("manual.md", HOT, True)
+    assert "## Part 21: certificate rotation" in data["context"]
+    assert "sections left out" in data["context"] and "ctx show manual.md" in data["context"]
+    assert "manual.md" not in data["omitted"]
+
+
+def test_show_prints_a_doc_or_a_section(ctx, tmp_path):
+    cfg = project(tmp_path, {"manual.md": big_doc()})
+    res = ctx("show", "manual.md", "part 21: certificate rotation", "--config", str(cfg))
+    assert res.code == 0 and res.out.startswith("## Part 21: certificate rotation") and "Part 22" not in res.out
+    whole = ctx("show", "docs/manual.md", "--config", str(cfg))  # the path the shell completes
+    assert whole.code == 0 and "## Part 29" in whole.out
+
+
+def test_show_errors(ctx, tmp_path):
+    cfg = project(tmp_path, {"manual.md": big_doc()})
+    (tmp_path / "secret.md").write_text("# Secret\n")
+    for args, message in (
+            (["show", "nope.md"], "error: unknown doc: nope.md"),
+            (["show", "../secret.md"], "error: unknown doc: ../secret.md"),
+            (["show", "manual.md", "no such part"], "error: no section 'no such part' in manual.md (sections: Part 0")):
+        res = ctx(*args, "--config", str(cfg))
+        assert res.code == 2 and res.out == "" and message in res.err and res.err.count("\n") == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 800), min_size=0, max_size=12), room=st.integers(0, 6000),
+       matches=st.lists(st.integers(0, 12), max_size=5))
+def test_a_cut_never_exceeds_its_room(sizes, room, matches):
+    body = "# T\n\nopening\n" + "".join(f"\n## S{i}\n" + "x" * n + "\n" for i, n in enumerate(sizes))
+    text = sections.cut(body, room, {j: 1.0 for j in matches}, "t.md", "# T")
+    assert text is None or len(text) <= room
+    if text is not None and len(body) > room:
+        assert "sections left out" in text or not sizes
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 9000), min_size=1, max_size=6), budget=st.integers(0, 12000))
+def test_a_plan_with_cut_docs_never_exceeds_the_budget(sizes, budget):
+    bodies = {f"d{i}.md": "# D\n" + "".join(f"\n## S{j}\n" + "y" * (n // 8) for j in range(8))
+              for i, n in enumerate(sizes)}
+    views = {p: DocView(lambda b=b: b, "# D", True, lambda room, p=p, b=b: sections.cut(b, room, {2: 1.0}, p, "# D"))
+             for p, b in bodies.items()}
+    cands = [Candidate(p, 1.0, HOT) for p in bodies]
+    plan = fit(cands, views, MarkdownLayout(lambda p: ()), budget, 1, len(bodies))
+    assert len(plan.output) <= budget
+    assert all(e.tier == HOT for e in plan.entries if e.cut)
