@@ -34,6 +34,7 @@ HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent fir
 MARGIN = 1.25  # the best doc is HOT only when it scores this many times the second
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
+KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -106,8 +107,9 @@ def _clear_best(scores: Mapping[str, float]) -> str | None:
     return ranked[0][0]
 
 
-def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float) -> LexicalTurn:
-    """This turn's signals from the text, and the rankings to remember."""
+def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float,
+         held: frozenset[str] = frozenset()) -> LexicalTurn:
+    """This turn's signals from the text, and the rankings to remember. held: the docs HOT before this turn."""
     query = query_of(prompt)
     own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
@@ -120,6 +122,11 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked:
         best = ranked[0][1]
+        # The doc the conversation is on stays whole while the talk is still about it: a follow-up's own words
+        # ("and how do I test that?") may rank another doc first without moving the conversation off it.
+        kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and score >= KEEP_SHARE * best)
+        signals += [Signal(p, FLOOR, 1.0, "lexical:kept") for p in kept]
+        hot_paths.update(kept)
         ceiling = hot - 0.01
         n = 0
         for path, score in ranked:
