@@ -174,3 +174,11 @@ def test_a_plan_with_cut_docs_never_exceeds_the_budget(sizes, budget):
     plan = fit(cands, views, MarkdownLayout(lambda p: ()), budget, 1, len(bodies))
     assert len(plan.output) <= budget
     assert all(e.tier == HOT for e in plan.entries if e.cut)
+
+
+def test_a_follow_up_whose_words_point_elsewhere_keeps_the_conversations_doc(ctx, tmp_path):
+    cfg = project(tmp_path)
+    assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT
+    follow = turn(ctx, cfg, "ok, how would I test that before a release?")
+    billing = next(f for f in follow["files"] if f["path"] == "modules/billing.md")
+    assert billing["tier"] == HOT and "lexical:kept" in billing["reasons"]
