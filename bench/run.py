@@ -3,8 +3,9 @@
     python bench/run.py                      # 13, 1,000 and 10,000 docs, 15 runs each
     python bench/run.py --sizes 1000 --runs 30
 
-Each size is measured with the semantic layer off and on, each as a plain hook turn (it scans the docs
-folder for changes) and with a `ctx watch` running on the corpus (the turn trusts the watcher's index). Runs
+Each size is measured with the semantic layer off, on without its text evidence (`lexical: false`), and fully
+on, each as a plain hook turn (it scans the docs folder for changes) and with a `ctx watch` running on the
+corpus (the turn trusts the watcher's index). Runs
 of the hook and of the bare interpreter are interleaved so that noise on a shared machine hits both alike;
 the ratios are what to compare.
 """
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate, prompt_for  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+LAYERS = {"off": "{enabled: false}", "nolex": "{enabled: true, lexical: false}", "on": "{enabled: true}"}
 
 
 def run_once(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, int, bytes]:
@@ -78,6 +80,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--layers", default="off,nolex,on", help="which of off, nolex, on to measure")
     args = parser.parse_args()
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
     results = []
@@ -87,9 +90,9 @@ def main() -> None:
             shutil.rmtree(corpus, ignore_errors=True)
             generate(n, corpus)
         text = (corpus / "config.yaml").read_text(encoding="utf-8").split("semantic:")[0]
-        for layer in ("off", "on"):
+        for layer in args.layers.split(","):
             config = corpus / f"config-semantic-{layer}.yaml"
-            config.write_text(text + f"semantic: {{enabled: {'true' if layer == 'on' else 'false'}}}\n")
+            config.write_text(text + "semantic: " + LAYERS[layer] + "\n")
             state = corpus / ".ctx" / f"state-{layer}.db"
             for stale in state.parent.glob(f"{state.name}*"):
                 stale.unlink()
@@ -116,12 +119,13 @@ def main() -> None:
         h, b = r["hook"], r["python"]
         print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>8.1f} ms  {h['min_ms']:>7.1f}  "
               f"{h['max_ms']:>7.1f}  {b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
-    print("\nsemantic layer cost (median with the layer on minus off, same mode):")
-    for r in results:
-        if r["semantic"] == "on":
-            off = next(o for o in results if o["docs"] == r["docs"] and o["mode"] == r["mode"]
-                       and o["semantic"] == "off")
-            print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - off['hook']['median_ms']:+.1f} ms")
+    for title, on, off in (("semantic layer", "on", "off"), ("text evidence (lexical step)", "on", "nolex")):
+        pairs = [(r, o) for r in results if r["semantic"] == on for o in results
+                 if o["docs"] == r["docs"] and o["mode"] == r["mode"] and o["semantic"] == off]
+        if pairs:
+            print(f"\n{title} cost (median {on} minus {off}, same mode):")
+        for r, o in pairs:
+            print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - o['hook']['median_ms']:+.1f} ms")
 
 
 if __name__ == "__main__":

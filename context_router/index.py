@@ -81,6 +81,16 @@ def user_doc_path(root: str, path: str, cwd: str | None = None) -> str:
     return rel
 
 
+# Claude Code loads these itself from a project's root or its `.claude/` folder: routing them again would
+# print the same instructions twice.
+HOST_LOADED = ("CLAUDE.md", "CLAUDE.local.md")
+
+
+def claude_code_project(root: str) -> bool:
+    """Whether the docs folder is a Claude Code project's `.claude/` folder, or a project root that has one."""
+    return os.path.basename(os.path.realpath(root)) == ".claude" or os.path.isdir(os.path.join(root, ".claude"))
+
+
 def check_root(root: str) -> None:
     if not os.path.exists(root):
         raise DocsError(f"docs folder not found: {root}")
@@ -195,6 +205,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
                     follow(entry, rel + name)
 
     walk(root, "")
+    if claude_code_project(root):
+        for name in HOST_LOADED:
+            files.pop(name, None)
     remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
     return Scan(files, tuple(warnings), remember)
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from . import index
 from .errors import InputError
+from .keywords import WEAK_OWNERS, is_weak
 from .router import Workspace, doc_keywords, pin_floors, refresh
 
-SHARED_KEYWORD_FILES = 4  # a keyword naming this many files or more is flagged by `ctx check`
 
 
 @dataclass(frozen=True)
@@ -127,16 +127,35 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title:
             findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))
-    kmap_owners: dict[str, set[str]] = {}
+    owners: dict[str, set[str]] = {}
+    configured: dict[str, set[str]] = {}  # keywords the user wrote (config, front matter): auto ones are names
     for path, doc in docs.items():
         for kw in doc_keywords(cfg, doc):
             if kw != path:
-                kmap_owners.setdefault(kw, set()).add(path)
-    for kw, owners in sorted(kmap_owners.items()):
-        if len(owners) >= SHARED_KEYWORD_FILES:
-            findings.append(Finding("warning", f"keyword {kw!r} names {len(owners)} files: every mention makes "
-                                               "all of them HOT"))
+                owners.setdefault(kw, set()).add(path)
+        for kw in (*cfg.keywords.get(path, ()), *doc.keywords):
+            configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
+    for kw, paths in sorted(owners.items()):
+        if len(paths) >= WEAK_OWNERS:
+            findings.append(Finding("warning", f"keyword {kw!r} names {len(paths)} docs, so it is weak: it lifts "
+                                               "them to WARM, never HOT alone; give each doc a word of its own"))
+        elif kw in configured and is_weak(kw, len(paths)):
+            doc_names = ", ".join(sorted(configured[kw]))
+            findings.append(Finding("warning", f"keyword {kw!r} ({doc_names}) is a common word, so it is weak: it "
+                                               "lifts the doc to WARM, never HOT alone; a phrase says more "
+                                               f"(e.g. '{_name(sorted(configured[kw])[0])} {kw}')"))
     return tuple(findings)
+
+
+def _name(path: str) -> str:
+    """A doc's plain name for a suggestion: its file name, or its folder's for a generic one (SKILL.md)."""
+    from .words import GENERIC_NAMES
+
+    parts = path.split("/")
+    stem = parts[-1].removesuffix(".md")
+    if stem.lower() in GENERIC_NAMES and len(parts) > 1:
+        stem = parts[-2]
+    return stem.replace("-", " ").replace("_", " ").lower()
 
 
 def show(ws: Workspace, path: str, section: str | None = None) -> str:

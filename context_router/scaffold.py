@@ -92,7 +92,8 @@ def from_claude_cognitive(path: str) -> dict[str, Any]:
     pinned = data.get("pinned", [])
     if not isinstance(pinned, list):
         raise InputError(f"{path}: 'pinned' must be a list of paths")
-    out["pinned"] = [resolve(p) for p in pinned]
+    # Claude Code loads CLAUDE.md itself, so ctx does not index it (index.HOST_LOADED): a pin of it says nothing.
+    out["pinned"] = [resolve(p) for p in pinned if index.doc_path(str(p)).rsplit("/", 1)[-1] not in index.HOST_LOADED]
     out["decay"] = _decay(data.get("decay_rates"), path)
     out["_unknown"] = sorted(unknown)
     out["_dead"] = sorted(dead.items())

@@ -122,7 +122,7 @@ def test_init_from_claude_cognitive_resolves_project_paths(ctx, tmp_path):
         "keywords": {".claude/systems/legion.md": ["legion"], "systems/legion.md": ["rtx 5090"],
                      ".claude/modules/visoin.md": ["camera"]},
         "co_activation": {".claude/systems/legion.md": [".claude/modules/vision.md"]},
-        "pinned": [".claude/CLAUDE.md"]}))
+        "pinned": [".claude/CLAUDE.md", ".claude/modules/vision.md"]}))
     res = ctx("init", "--from-claude-cognitive", str(claude / "keywords.json"))
     assert res.code == 0, res.err
     assert "keywords.json: .claude/modules/visoin.md names no doc" in res.err
@@ -130,7 +130,8 @@ def test_init_from_claude_cognitive_resolves_project_paths(ctx, tmp_path):
     data = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert data["keywords"]["systems/legion.md"] == ["legion", "rtx 5090"]
     assert data["related"] == {"systems/legion.md": ["modules/vision.md"]}
-    assert data["pinned"] == ["CLAUDE.md"]
+    assert data["pinned"] == ["modules/vision.md"]  # Claude Code loads CLAUDE.md itself: ctx never routes it
+    assert "CLAUDE.md" not in ctx("route", "c", "--budget", "100000").out
     assert data["decay"] == {"default": 0.7, "prefixes": {"systems/": 0.85, "integrations/": 0.8, "docs/": 0.75}}
     assert ctx("check").out.count("is not a doc") == 1  # only the misspelt key
 
@@ -197,3 +198,15 @@ def test_version(ctx):
     from context_router import __version__
 
     assert ctx("--version").out == f"ctx {__version__}\n"
+
+
+def test_check_lists_weak_keywords_with_a_suggestion(ctx, tmp_path):
+    write_docs(tmp_path / "d", {f"{n}.md": f"# {n}\n" for n in ("payments", "ledger", "gateway", "audit")})
+    (tmp_path / "config.yaml").write_text(
+        "docs: d\nkeywords: {payments.md: [service, stripe], ledger.md: [money], gateway.md: [money],"
+        " audit.md: [money]}\n")
+    out = ctx("check").out
+    assert "keyword 'service' (payments.md) is a common word, so it is weak" in out
+    assert "(e.g. 'payments service')" in out
+    assert "keyword 'money' names 3 docs, so it is weak" in out
+    assert "stripe" not in out
