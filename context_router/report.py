@@ -11,7 +11,6 @@ from .keywords import WEAK_OWNERS, is_weak
 from .router import Workspace, doc_keywords, pin_floors, refresh
 
 
-
 @dataclass(frozen=True)
 class StatusRow:
     path: str
