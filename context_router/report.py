@@ -134,11 +134,11 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                 owners.setdefault(kw, set()).add(path)
         for kw in (*cfg.keywords.get(path, ()), *doc.keywords):
             configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
-    for kw, paths in sorted(owners.items()):
-        if len(paths) >= WEAK_OWNERS:
-            findings.append(Finding("warning", f"keyword {kw!r} names {len(paths)} docs, so it is weak: it lifts "
+    for kw, named in sorted(owners.items()):
+        if len(named) >= WEAK_OWNERS:
+            findings.append(Finding("warning", f"keyword {kw!r} names {len(named)} docs, so it is weak: it lifts "
                                                "them to WARM, never HOT alone; give each doc a word of its own"))
-        elif kw in configured and is_weak(kw, len(paths)):
+        elif kw in configured and is_weak(kw, len(named)):
             doc_names = ", ".join(sorted(configured[kw]))
             findings.append(Finding("warning", f"keyword {kw!r} ({doc_names}) is a common word, so it is weak: it "
                                                "lifts the doc to WARM, never HOT alone; a phrase says more "
