@@ -67,20 +67,16 @@ def _with_parts(text: str) -> str:
     return text + ("\n" + "\n".join(sorted(extra)) if extra else "")
 
 
-def query_of(prompt: str) -> str | None:
-    """The FTS5 query for a prompt: its content words, each quoted, OR'd; None when it has none."""
-    return _or(content_words(prompt)[:MAX_TERMS])
+def telling(store: Store, words: Sequence[str], n_docs: int) -> list[str]:
+    """The words that can rank docs: in some doc's text, and in at most half of them. FTS5's bm25 gives a word
+    in more than half of the docs no weight (its IDF is clamped to almost 0), but scoring it still reads its
+    whole posting list: at 10,000 docs "service" or "logs" would cost more than the rest of the turn."""
+    counts = store.lexical_doc_counts(list(words))
+    return [w for w in words if 0 < counts.get(w, 0) and counts[w] * 2 <= n_docs]
 
 
 def _or(words: Sequence[str]) -> str | None:
     return " OR ".join('"' + w.replace('"', "") + '"' for w in words) if words else None
-
-
-def search(store: Store, prompt: str, limit: int = LIMIT) -> dict[str, float]:
-    query = query_of(prompt)
-    if query is None:
-        return {}
-    return dict(store.lexical_search(query, FIELD_WEIGHTS, limit))
 
 
 @record
@@ -107,10 +103,10 @@ def _clear_best(scores: Mapping[str, float]) -> str | None:
     return ranked[0][0]
 
 
-def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float,
+def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float, n_docs: int,
          held: frozenset[str] = frozenset()) -> LexicalTurn:
     """This turn's signals from the text, and the rankings to remember. held: the docs HOT before this turn."""
-    query = query_of(prompt)
+    query = _or(telling(store, content_words(prompt)[:MAX_TERMS], n_docs))
     own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
     history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]

@@ -363,7 +363,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         if cfg.semantic.enabled and cfg.semantic.lexical:
             held = frozenset(p for p, fs in session.scores.items() if fs.score >= cfg.hot.threshold)
             lex_turn = lexical.step(store, prompt, session.semantic.get("lexical") or {}, cfg.hot.threshold,
-                                    cfg.warm.threshold, held)
+                                    cfg.warm.threshold, snap.n_docs, held)
             signals = (*signals, *lex_turn.signals)
         touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
         touched.update(t for p in hits for t in related(cfg, snap, p))

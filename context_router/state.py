@@ -66,6 +66,7 @@ CREATE TABLE IF NOT EXISTS pins (
 LEXICAL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS lex_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex USING fts5(path, title, headings, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS lex_df (word TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 """
 
 
@@ -285,6 +286,7 @@ class Store:
         self.conn.execute("DELETE FROM kw")
         self.conn.execute("DELETE FROM lex_docs")
         self.conn.execute("DELETE FROM lex")
+        self.conn.execute("DELETE FROM lex_df")
 
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
@@ -302,6 +304,8 @@ class Store:
         """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed."""
         docs = list(docs)
         stale = gone + [d.path for d in docs]
+        if stale:
+            self.conn.execute("DELETE FROM lex_df")
         old = self._select_in("SELECT id FROM lex_docs WHERE path IN ({})", stale)
         self.conn.executemany("DELETE FROM lex WHERE rowid = ?", old)
         self.conn.executemany("DELETE FROM lex_docs WHERE id = ?", old)
@@ -317,6 +321,18 @@ class Store:
         return [(p, -s) for p, s in self.conn.execute(
             f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s FROM lex JOIN lex_docs d ON "
             "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+
+    def lexical_doc_counts(self, words: list[str]) -> dict[str, int]:
+        """How many docs' text holds each word (the index's tokenizer stems it), remembered until the text
+        index changes: a prompt's words recur, and counting a common one reads its whole posting list."""
+        known = dict(self._select_in("SELECT word, docs FROM lex_df WHERE word IN ({})", words))
+        for word in words:
+            if word not in known:
+                quoted = '"' + word.replace('"', "") + '"'
+                known[word] = int(self.conn.execute("SELECT count(*) FROM lex WHERE lex MATCH ?",
+                                                    (quoted,)).fetchone()[0])
+                self.conn.execute("INSERT OR REPLACE INTO lex_df VALUES (?, ?)", (word, known[word]))
+        return known
 
     def lexical_sections(self, sections: list[tuple[str, str]], query: str, weights: tuple[float, float]
                          ) -> list[tuple[int, float]]:
