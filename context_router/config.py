@@ -127,7 +127,8 @@ class Config:
 
 
 def discover(option: str | None, cwd: str | None = None) -> str | None:
-    """--config, then $CTX_CONFIG, then ./config.yaml; None means the embedded defaults."""
+    """--config, then $CTX_CONFIG, then the nearest ctx config.yaml from the working folder up to the
+    repository root; None means the embedded defaults."""
     cwd = cwd or os.getcwd()
     explicit = option or os.environ.get(ENV_CONFIG)
     if explicit:
@@ -135,8 +136,31 @@ def discover(option: str | None, cwd: str | None = None) -> str | None:
         if not os.path.isfile(path):
             raise ConfigError(f"config file not found: {explicit}")
         return os.path.normpath(path)
-    candidate = os.path.join(cwd, CONFIG_NAME)
-    return candidate if os.path.isfile(candidate) else None
+    folder = os.path.abspath(cwd)
+    while True:
+        candidate = os.path.join(folder, CONFIG_NAME)
+        if os.path.isfile(candidate) and is_ctx_config(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder or os.path.exists(os.path.join(folder, ".git")):
+            return None  # the repository's root (or the file system's) ends the search
+        folder = parent
+
+
+def is_ctx_config(path: str) -> bool:
+    """Whether a config.yaml is ctx's: it names at least one ctx key at the top level, or none at all (an
+    empty file). Another tool's config.yaml (a site generator's, say) is passed over. Read without YAML:
+    this runs on the hook path."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)
+    except OSError:
+        return False
+    keys = set()
+    for line in text.splitlines():
+        if line and not line[0].isspace() and line[0] not in "#-" and ":" in line:
+            keys.add(line.split(":", 1)[0].strip().strip("'\""))
+    return not keys or bool(keys & set(DEFAULTS))
 
 
 def parse_yaml(text: str, source: str) -> dict[str, Any]:

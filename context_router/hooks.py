@@ -68,6 +68,24 @@ def _valid_text(text: str) -> str:
     return text
 
 
+ENV_PROJECT = "CLAUDE_PROJECT_DIR"
+
+
+def project_folder(workdir: str, opts: dict[str, str]) -> str | None:
+    """The folder a hook turn runs from: where a ctx config is found from its cwd up (or from Claude Code's
+    project folder); None when there is none and the user set no default (--config, $CTX_CONFIG, --docs)."""
+    from .config import ENV_CONFIG, discover
+
+    if opts.get("config") or opts.get("docs") or os.environ.get(ENV_CONFIG):
+        return workdir
+    if discover(None, workdir) is not None:
+        return workdir
+    project = os.environ.get(ENV_PROJECT)
+    if project and os.path.isdir(project) and discover(None, project) is not None:
+        return project
+    return None
+
+
 def claude_output(context: str) -> str:
     from .fastjson import dumps_str
 
@@ -103,6 +121,9 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         workdir = cwd or os.getcwd()
         if not os.path.isdir(workdir):
             raise InputError(f"hook cwd is not a folder: {cwd}")
+        workdir = project_folder(workdir, opts)
+        if workdir is None:
+            return 0  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
         result = route(TurnRequest(prompt, session=session, host=host), opts.get("config"), opts.get("docs"),
                        workdir, warn)
         for notice in result.notices:

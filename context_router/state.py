@@ -189,7 +189,11 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         try:
-            os.makedirs(self.folder, exist_ok=True)
+            if not os.path.isdir(self.folder):
+                os.makedirs(self.folder, exist_ok=True)
+                if os.path.basename(self.folder) == ".ctx":  # ctx's own folder in a project: never committed
+                    with open(os.path.join(self.folder, ".gitignore"), "w", encoding="utf-8") as fh:
+                        fh.write("*\n")
         except OSError as exc:
             raise StateError(f"cannot create state folder {self.folder}: {exc.strerror}") from None
         try:

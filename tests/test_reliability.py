@@ -238,7 +238,7 @@ def test_a_version_1_state_is_upgraded_keeping_its_sessions(ctx, sample, isolate
     conn.execute("INSERT INTO scores VALUES ('old', 'systems/vault.md', 0.5, 3, 1)")
     conn.commit()
     conn.close()
-    res = ctx("route", "where do the frames get backed up?", "--config", str(sample), "--session", "old", "-f", "json")
+    res = ctx("route", "which disk array do we use offsite?", "--config", str(sample), "--session", "old", "-f", "json")
     assert res.code == 0 and "moved to" not in res.err
     assert any(r.startswith("lexical:") for f in json.loads(res.out)["files"] for r in f["reasons"])
     status = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "old").out)
