@@ -121,11 +121,11 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         workdir = cwd or os.getcwd()
         if not os.path.isdir(workdir):
             raise InputError(f"hook cwd is not a folder: {cwd}")
-        workdir = project_folder(workdir, opts)
-        if workdir is None:
+        folder = project_folder(workdir, opts)
+        if folder is None:
             return 0  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
         result = route(TurnRequest(prompt, session=session, host=host), opts.get("config"), opts.get("docs"),
-                       workdir, warn)
+                       folder, warn)
         for notice in result.notices:
             warn(notice)
         if result.text:
