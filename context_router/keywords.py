@@ -12,6 +12,8 @@ Word characters are those of `re`'s `\\w` (letters, digits and "_" in any script
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .words import GENERIC_NAMES, is_word_char, stem, tokens_of
 
 TYPE_CHECKING = False
@@ -141,19 +143,24 @@ def match(candidates: Iterable[tuple[str, str]], prompt: str, tokens: set[str] |
 
 WEAK_OWNERS = 3  # a keyword of this many docs or more tells them apart from nothing
 # Words so common in software docs that, alone, they name no particular doc.
-COMMON_WORDS = frozenset(stem(w) for w in """
+COMMON_WORDS = """
 api app application auth backend bank base build cache check cli client code common config configuration
 core data database db debug default deploy deployment dev doc docs error event file frontend guide handler
 health helper index issue job log main manager message model module network note overview page process
 project queue readme report request response run schema script security server service session setup skill
 state status storage system table task test tool type ui update user util value view web workflow
-""".split())
+""".split()
+
+
+@lru_cache(maxsize=1)
+def _common_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in COMMON_WORDS)
 
 
 def is_weak(keyword: str, owners: int) -> bool:
     """Whether a keyword says little: shared by many docs, or a single common word."""
     words = keyword_tokens(keyword)
-    return owners >= WEAK_OWNERS or (len(words) == 1 and words[0] in COMMON_WORDS)
+    return owners >= WEAK_OWNERS or (len(words) == 1 and words[0] in _common_stems())
 
 
 def split_weak(hits: Mapping[str, list[str]]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
