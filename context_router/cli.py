@@ -14,16 +14,19 @@ from . import __version__
 from .errors import EXIT_USAGE, CtxError, InputError
 from .hooks import ENV_SESSION
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+# Plain click help (no rich panels): flags show no value placeholder, and -h works like --help everywhere.
+PLAIN_HELP: dict[str, Any] = {"no_args_is_help": True, "rich_markup_mode": None,
+                              "context_settings": {"help_option_names": ["-h", "--help"]}}
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, **PLAIN_HELP,
                   help="ctx: route the right markdown docs into an LLM prompt, turn by turn.")
-hook_app = typer.Typer(no_args_is_help=True, help="Editor hooks: run a turn for a host, or install the hook.")
-install_app = typer.Typer(no_args_is_help=True, help="Install the hook into a host's settings.")
-uninstall_app = typer.Typer(no_args_is_help=True, help="Remove our hook from a host's settings.")
+hook_app = typer.Typer(**PLAIN_HELP, help="Editor hooks: run a turn for a host, or install the hook.")
+install_app = typer.Typer(**PLAIN_HELP, help="Install the hook into a host's settings.")
+uninstall_app = typer.Typer(**PLAIN_HELP, help="Remove our hook from a host's settings.")
 app.add_typer(hook_app, name="hook")
 hook_app.add_typer(install_app, name="install")
 hook_app.add_typer(uninstall_app, name="uninstall")
 
-ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_CONFIG, else ./config.yaml).")
+ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_CONFIG, else the nearest one).")
 SessionOpt = typer.Option(None, "--session", help="Session name (else $CTX_SESSION, else 'default').")
 DocsOpt = typer.Option(None, "--docs", help="Docs folder, overriding the config's 'docs'.")
 
@@ -56,16 +59,22 @@ def _main(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on 
 
 
 @app.command()
-def route(prompt: str | None = typer.Argument(None, help="The prompt; read from stdin when left out."),
+def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
+                                                   help="The prompt (quoted or not); read from stdin when left out."),
           fmt: str = typer.Option("markdown", "--format", "-f", help="markdown, xml or json."),
           budget: int | None = typer.Option(None, "--budget", help="Character budget for this turn."),
           session: str | None = SessionOpt, dry_run: bool = typer.Option(
               False, "--dry-run", help="Show what this turn would print without changing state."),
           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Run one turn: update the scores from PROMPT and print the HOT and WARM docs."""
+    """Run one turn: update the scores from PROMPT and print the HOT and WARM docs.
+
+    \b
+    Example: ctx route is the gpu on lighthouse throttling
+    """
     from .router import TurnRequest
     from .router import route as run_route
 
+    prompt = " ".join(words) if words else None
     if prompt is None:
         if sys.stdin.isatty():
             raise InputError("no prompt: give it as an argument or on stdin")
@@ -84,7 +93,11 @@ def route(prompt: str | None = typer.Argument(None, help="The prompt; read from 
 @app.command()
 def status(session: str | None = SessionOpt, as_json: bool = typer.Option(False, "--json", help="JSON output."),
            docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Every scored doc of the session: score, tier, last hit, keywords, tokens. Changes nothing."""
+    """Every scored doc of the session: score, tier, last hit, keywords, tokens. Changes nothing.
+
+    \b
+    Example: ctx status --session last --json
+    """
     from . import report
 
     def view(ws: Any) -> None:
@@ -103,7 +116,11 @@ def status(session: str | None = SessionOpt, as_json: bool = typer.Option(False,
 def explain(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
             session: str | None = SessionOpt, docs: str | None = DocsOpt,
             config: str | None = ConfigOpt) -> None:
-    """The doc's score turn by turn, with what changed it."""
+    """The doc's score turn by turn, with what changed it.
+
+    \b
+    Example: ctx explain systems/kestrel.md
+    """
     from . import report
     from .views import explanation
 
@@ -114,7 +131,11 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
 def show(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
          section: str | None = typer.Argument(None, help="A section's heading (case-insensitive)."),
          docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Print a doc, or one section of it: what a cut doc left out."""
+    """Print a doc, or one section of it: what a cut doc left out.
+
+    \b
+    Example: ctx show systems/kestrel.md "weather interlock"
+    """
     from . import report
 
     text = _with_workspace(config, docs, lambda ws: report.show(ws, path, section))
@@ -126,7 +147,11 @@ def pin(path: str = typer.Argument(..., help="Doc path relative to the docs fold
         hot: bool = typer.Option(False, "--hot", help="Pin as HOT (the whole file) instead of WARM."),
         ttl: str | None = typer.Option(None, "--ttl", help="How long the pin lasts: 8h, 30m, 2d (HOT: 24h)."),
         docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Keep a doc at least WARM (or HOT) in every session; suspended if the doc changes."""
+    """Keep a doc at least WARM (or HOT) in every session; suspended if the doc changes.
+
+    \b
+    Example: ctx pin overview.md --hot --ttl 8h
+    """
     import time as clock
 
     from .pins import pin as do_pin
@@ -139,7 +164,11 @@ def pin(path: str = typer.Argument(..., help="Doc path relative to the docs fold
 @app.command()
 def unpin(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Remove a pin made with `ctx pin`."""
+    """Remove a pin made with `ctx pin`.
+
+    \b
+    Example: ctx unpin overview.md
+    """
     from .pins import unpin as do_unpin
 
     print(f"unpinned {_with_workspace(config, docs, lambda ws: do_unpin(ws, path))}")
@@ -148,7 +177,11 @@ def unpin(path: str = typer.Argument(..., help="Doc path relative to the docs fo
 @app.command()
 def reset(session: str | None = SessionOpt, docs: str | None = DocsOpt,
           config: str | None = ConfigOpt) -> None:
-    """Forget a session's scores and turns."""
+    """Forget a session's scores and turns.
+
+    \b
+    Example: ctx reset --session review
+    """
     from .pins import reset as do_reset
 
     name = _session(session)
@@ -158,7 +191,11 @@ def reset(session: str | None = SessionOpt, docs: str | None = DocsOpt,
 
 @app.command()
 def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Validate the config against the docs: unknown paths, over-shared keywords, missing titles."""
+    """Validate the config against the docs: unknown paths, weak keywords, missing titles.
+
+    \b
+    Example: ctx check --config docs/config.yaml
+    """
     from . import report
 
     findings = _with_workspace(config, docs, report.check)
@@ -173,7 +210,12 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
          from_cc: str | None = typer.Option(None, "--from-claude-cognitive",
                                             help="Convert claude-cognitive's keywords.json instead."),
          force: bool = typer.Option(False, "--force", help="Overwrite an existing config.")) -> None:
-    """Write a config.yaml for a docs folder, with keywords derived from the docs."""
+    """Write a config.yaml for a docs folder, with keywords derived from the docs.
+
+    \b
+    Examples: ctx init docs
+              ctx init --from-claude-cognitive .claude/keywords.json
+    """
     from . import scaffold
 
     if from_cc is not None:
@@ -193,7 +235,11 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
 @app.command()
 def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: str | None = ConfigOpt,
           debounce: float = typer.Option(0.2, "--debounce", help="Seconds to wait for a burst of changes.")) -> None:
-    """Keep the docs index current as docs change: a line per change, a live score table on a terminal."""
+    """Keep the docs index current as docs change: a line per change, a live score table on a terminal.
+
+    \b
+    Example: ctx watch --debounce 0.5
+    """
     import time
 
     from rich.console import Console
@@ -241,7 +287,11 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
            turns: bool = typer.Option(False, "--turns", help="A line per turn before the totals."),
            as_json: bool = typer.Option(False, "--json", help="JSON output."),
            docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
-    """Replay labelled conversations in throwaway sessions: were the gold docs shown, in full, at what cost?"""
+    """Replay labelled conversations in throwaway sessions: were the gold docs shown, in full, at what cost?
+
+    \b
+    Example: ctx replay bench/relevance/sample.json --hook claude --turns
+    """
     from . import replay as rp
 
     conversations = rp.load(file)
@@ -265,13 +315,21 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
 @hook_app.command("claude")
 def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt,
                 docs: str | None = DocsOpt) -> None:
-    """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0."""
+    """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0.
+
+    \b
+    Example: echo '{"prompt": "is kestrel up?", "session_id": "s1"}' | ctx hook claude
+    """
     _run_hook("claude", config, session, docs)
 
 
 @hook_app.command("plain")
 def hook_plain(config: str | None = ConfigOpt, session: str | None = SessionOpt, docs: str | None = DocsOpt) -> None:
-    """The prompt as text on stdin, markdown on stdout. Always exits 0."""
+    """The prompt as text on stdin, markdown on stdout. Always exits 0.
+
+    \b
+    Example: echo "is kestrel up?" | ctx hook plain
+    """
     _run_hook("plain", config, session, docs)
 
 
@@ -288,7 +346,11 @@ def _run_hook(host: str, config: str | None, session: str | None, docs: str | No
 @install_app.command("claude")
 def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
                    project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
-    """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else."""
+    """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else.
+
+    \b
+    Example: ctx hook install claude
+    """
     from .hooks import hook_command, settings_path
     from .hooks import install_claude as do_install
 
@@ -300,7 +362,11 @@ def install_claude(global_: bool = typer.Option(False, "--global", help="The use
 @uninstall_app.command("claude")
 def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
                      project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
-    """Remove only our hook entry from .claude/settings.json."""
+    """Remove only our hook entry from .claude/settings.json.
+
+    \b
+    Example: ctx hook uninstall claude
+    """
     from .hooks import settings_path
     from .hooks import uninstall_claude as do_uninstall
 
@@ -320,12 +386,14 @@ def run(argv: list[str]) -> int:
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
-        _warn("aborted")
-        return 130
+    except (typer.Abort, KeyboardInterrupt):
+        return 130  # Ctrl-C: the user knows, no traceback
     except BrokenPipeError:
         return 0
     except Exception as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ctx` or `ctx hook`: its help is the answer
+            print(exc.ctx.get_help())  # type: ignore[attr-defined]
+            return 0
         # typer's usage errors (its bundled click's ClickException) carry their own message and exit code.
         if debug or not hasattr(exc, "format_message"):
             raise

@@ -10,7 +10,9 @@ import sys
 
 
 def _is_hook(args: list[str]) -> bool:
-    return len(args) >= 2 and args[0] == "hook" and args[1] in ("claude", "plain")
+    """A hook turn (not a request for its help, which typer gives)."""
+    return len(args) >= 2 and args[0] == "hook" and args[1] in ("claude", "plain") and \
+        "--help" not in args and "-h" not in args
 
 
 def main(argv: list[str] | None = None) -> int:

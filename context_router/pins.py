@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from .errors import InputError
-from .index import doc_path
+from .index import user_doc_path
 from .router import Workspace, refresh
 from .state import Pin
 
@@ -29,7 +29,7 @@ def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
     """Pin with an attestation; a HOT pin lasts `pin_ttl_hours` (24 h) unless --ttl says otherwise."""
     from .attest import attestation, key
 
-    path = doc_path(path)
+    path = user_doc_path(ws.config.docs_root, path)
     seconds = parse_ttl(ttl) if ttl is not None else (ws.config.pin_ttl_hours * 3600 if level == "hot" else None)
     with ws.store.transaction():
         refresh(ws)
@@ -45,11 +45,17 @@ def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
 
 
 def unpin(ws: Workspace, path: str) -> str:
-    path = doc_path(path)
+    path = user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
-        if not ws.store.unpin(path):
-            raise InputError(f"not pinned: {path}")
-    return path
+        if ws.store.unpin(path):
+            return path
+        snap = refresh(ws)
+    # Not a `ctx pin` pin: say where the pin the user sees lives, since only its owner can remove it.
+    if path in ws.config.pinned:
+        raise InputError(f"{path} is pinned in {ws.config.path or 'the config'} ('pinned'): remove it there")
+    if path in snap.attn and snap.attn[path][1]:
+        raise InputError(f"{path} is pinned by its front matter ('pinned: {snap.attn[path][1]}'): remove it there")
+    raise InputError(f"not pinned: {path}")
 
 
 def reset(ws: Workspace, session: str) -> bool:

@@ -343,8 +343,8 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         limited = req.host is not None and not req.dry_run
         allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
-            notices.append(f"note: more than {cfg.turns_per_minute} turns a minute in session {req.session!r}; "
-                           "this turn is served read-only")
+            notices.append(f"note: session {req.session!r} had its {cfg.burst} quick turns and then more than "
+                           f"{cfg.turns_per_minute} a minute; this turn is served read-only")
         advance = allowed and not req.dry_run
         turn = session.turn + 1
         tokens = keywords.prompt_tokens(prompt)
@@ -385,6 +385,10 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
             store.save_turn(req.session, turn, upd.scores, upd.causes, bucket, memory)
         elif bucket != session.bucket:
             store.save_turn(req.session, session.turn, session.scores, {}, bucket, session.semantic)
+    if not plan.entries and plan.omitted:
+        notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
+                       f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "
+                       "raise --budget or budget_chars")
     text = render.to_json(plan, req.session, upd.causes) if req.fmt == "json" else plan.output
     return TurnResult(plan, req.session, advance, upd.causes, text, tuple(notices))
 

@@ -210,3 +210,50 @@ def test_check_lists_weak_keywords_with_a_suggestion(ctx, tmp_path):
     assert "(e.g. 'payments service')" in out
     assert "keyword 'money' names 3 docs, so it is weak" in out
     assert "stripe" not in out
+
+
+def test_help_everywhere_with_an_example(ctx):
+    for args in (["-h"], ["--help"], ["route", "-h"], ["hook", "claude", "--help"], ["hook", "install", "claude", "-h"],
+                 ["replay", "--help"], ["show", "-h"]):
+        res = ctx(*args)
+        assert res.code == 0 and res.out.startswith("Usage: ctx") and res.err == "", args
+        if len(args) > 1:
+            assert "Example" in res.out, args
+    assert "<bool>" not in ctx("status", "--help").out
+
+
+def test_bare_groups_print_their_help_and_succeed(ctx):
+    for args in ([], ["hook"], ["hook", "install"]):
+        res = ctx(*args)
+        assert res.code == 0 and "Usage: ctx" in res.out and "error" not in res.err, args
+
+
+def test_ctrl_c_exits_130_quietly(ctx, monkeypatch):
+    from context_router import report
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "status", interrupted)
+    res = ctx("status")
+    assert (res.code, res.out, res.err) == (130, "", "")
+
+
+def test_route_joins_unquoted_words(ctx, sample):
+    res = ctx("route", "is", "the", "kestrel", "dome", "closed", "--config", str(sample), "-f", "json")
+    assert res.code == 0 and "systems/kestrel.md" in {f["path"] for f in json.loads(res.out)["files"]}
+
+
+def test_a_turn_where_nothing_fits_says_so(ctx, sample):
+    res = ctx("route", "kestrel", "--budget", "100", "--config", str(sample))
+    assert res.code == 0 and res.out == ""
+    assert "note: nothing fit the budget of 100 chars" in res.err and "systems/kestrel.md" in res.err
+
+
+def test_unpin_says_where_a_pin_lives(ctx, sample, monkeypatch):
+    monkeypatch.chdir(sample.parent)
+    res = ctx("unpin", "overview.md", "--config", str(sample))
+    assert res.code == 2 and f"error: overview.md is pinned in {sample} ('pinned'): remove it there" in res.err
+    (sample.parent / "docs-sample" / "modules" / "alerts.md").write_text("---\npinned: hot\n---\n# Alerts\n")
+    res = ctx("unpin", "docs-sample/modules/alerts.md", "--config", str(sample))
+    assert res.code == 2 and "modules/alerts.md is pinned by its front matter ('pinned: hot')" in res.err

@@ -217,7 +217,8 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
     results = [route(TurnRequest(f"automated report {i}", host="claude"), config) for i in range(20)]
     advanced = [r.advanced for r in results]
     assert advanced[:2] == [True, True] and not any(advanced[2:])
-    assert results[-1].notices[0].startswith("note: more than 20 turns a minute in session 'default'")
+    assert results[-1].notices[0].startswith(
+        "note: session 'default' had its 3 quick turns and then more than 20 a minute")
     final = route(TurnRequest("status?", dry_run=True), config)
     alpha = next(e for e in final.plan.entries if e.path == "a.md")
     assert alpha.score >= 0.25  # 1.0 decayed by only the turns that advanced: still shown
