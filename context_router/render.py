@@ -61,7 +61,7 @@ class MarkdownLayout:
         return text
 
     def closing(self, names: Sequence[str], more: int) -> str:
-        return f"... [left out for the budget: {_omitted(names, more)}] ..."
+        return f"... [left out: {_omitted(names, more)}] ..."
 
     def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
         parts = [box, *blocks] + ([closing] if closing is not None else [])
@@ -97,7 +97,7 @@ class XmlLayout:
         return self._doc(index, path, "WARM", score, header)
 
     def closing(self, names: Sequence[str], more: int) -> str:
-        return f"<omitted reason=\"budget\">{_attr(_omitted(names, more))}</omitted>"
+        return f"<omitted>{_attr(_omitted(names, more))}</omitted>"
 
     def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
         parts = [box, *blocks] + ([closing] if closing is not None else [])
@@ -121,6 +121,7 @@ def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]]) -> s
                   for e in plan.entries],
         "cold_count": plan.stats.cold,
         "omitted": list(plan.omitted),
+        "omitted_reasons": dict(zip(plan.omitted, plan.reasons, strict=True)),
         "context": plan.output,
     }
     if plan.stats.intent:

@@ -20,6 +20,7 @@ class StatusRow:
     pinned: bool
     keywords: tuple[str, ...]
     cluster: int | None = None  # the doc's topic cluster (semantic layer)
+    left_out: str | None = None  # why the last turn did not show a doc that qualified: budget, cap, intent
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class Status:
         for r in self.rows:
             row: dict[str, object] = {"path": r.path, "score": round(r.score, 4), "tier": r.tier,
                                       "last_hit_turn": r.last_hit_turn, "pinned": r.pinned}
+            if r.left_out:
+                row["left_out"] = r.left_out
             if self.semantic:
                 row["cluster"] = r.cluster
             files.append(row)
@@ -43,11 +46,6 @@ class Status:
         if self.semantic:
             out["frozen_clusters"] = list(self.frozen)
         return out
-
-
-def tier_of(ws: Workspace, score: float) -> str:
-    cfg = ws.config
-    return "HOT" if score >= cfg.hot.threshold else "WARM" if score >= cfg.warm.threshold else "COLD"
 
 
 def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
@@ -65,8 +63,11 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
     memory = sess.semantic
     current = model is not None and memory.get("model") == model["version"]
     frozen = tuple(sorted(int(c) for c in memory.get("frozen", {}))) if current else ()
-    rows = tuple(StatusRow(p, fs.score, tier_of(ws, fs.score), fs.last_hit_turn, p in pinned, kws.get(p, ()),
-                           clusters.get(p)) for p, fs in scored)
+    shown = memory.get("shown", {})
+    rows = tuple(StatusRow(p, fs.score, shown.get(p) if shown.get(p) in ("HOT", "WARM") else "COLD",
+                           fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
+                           shown.get(p) if shown.get(p) in ("budget", "cap", "intent") else None)
+                 for p, fs in scored)
     return Status(session, sess.turn, rows, snap.n_docs, frozen, semantic_on)
 
 

@@ -310,11 +310,17 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
 
         hot_max, warm_max = intent_caps(intent, hot_max, warm_max)
     caps = tiers.Caps(cfg.hot.threshold, hot_max, cfg.warm.threshold, warm_max)
-    cands = tiers.candidates(tiers.rank(scores, hit, mass), caps)
+    ranked = tiers.rank(scores, hit, mass)
+    cands = tiers.candidates(ranked, caps)
+    # Docs the caps left out: "intent" when the intent's caps are what left them out, else "cap".
+    config_caps = tiers.Caps(cfg.hot.threshold, cfg.hot.max_files, cfg.warm.threshold, cfg.warm.max_files)
+    within_config = {c.path for c in tiers.candidates(ranked, config_caps)} if caps != config_caps else set()
+    capped = [(p, "intent" if p in within_config else "cap") for p in tiers.over_caps(ranked, caps, cands)]
     paths = [c.path for c in cands]
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, _views(ws, paths, section_query), layout, budget, turn, snap.n_docs, intent, notes)
+    return tiers.fit(cands, _views(ws, paths, section_query), layout, budget, turn, snap.n_docs, intent, notes,
+                     capped)
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -381,6 +387,9 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
                          lexical.section_query(prompt, session.semantic.get("lexical")))
+        # How this turn showed each doc, for `ctx status`: it never claims more than the model saw.
+        memory = {**memory, "shown": {**{e.path: e.tier for e in plan.entries},
+                                      **dict(zip(plan.omitted, plan.reasons, strict=True))}}
         if advance:
             store.save_turn(req.session, turn, upd.scores, upd.causes, bucket, memory)
         elif bucket != session.bucket:

@@ -69,9 +69,10 @@ class Stats:
 @record
 class Plan:
     entries: tuple[Entry, ...]
-    omitted: tuple[str, ...]
+    omitted: tuple[str, ...]  # docs at or above the WARM line that are not shown, in rank order
     stats: Stats
     output: str
+    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "cap" or "intent"
 
 
 @record
@@ -105,13 +106,21 @@ def candidates(ranked: Sequence[tuple[str, FileScore]], caps: Caps) -> list[Cand
     return out
 
 
+def over_caps(ranked: Sequence[tuple[str, FileScore]], caps: Caps, cands: Sequence[Candidate]) -> list[str]:
+    """Docs at or above the WARM line that the caps left out, in rank order."""
+    shown = {c.path for c in cands}
+    return [p for p, fs in ranked if fs.score >= caps.warm_threshold and p not in shown]
+
+
 def _separator_cost(layout: Layout) -> int:
     return len(layout.compose("", [""], None)) - len(layout.compose("", [], None))
 
 
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
-        n_docs: int, intent: str | None = None, notes: tuple[str, ...] = ()) -> Plan:
-    """Place the candidates, in rank order, inside `budget` characters."""
+        n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
+        capped: Sequence[tuple[str, str]] = ()) -> Plan:
+    """Place the candidates, in rank order, inside `budget` characters. capped: (path, reason) of the docs
+    that qualified but the caps left out; they are named with the ones the budget leaves out."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
     widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes))
@@ -142,8 +151,10 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         entries.append(Entry(cand.path, tier, cand.score, text, was_cut))
         remaining -= len(text) + sep
 
-    closing = _closing(layout, omitted, remaining - sep) if omitted and entries else None
-    return _compose(layout, entries, omitted, closing, turn, n_docs, budget, intent, notes)
+    reasons = ["budget"] * len(omitted) + [r for _, r in capped]
+    omitted += [p for p, _ in capped]
+    closing = _closing(layout, omitted, reasons, remaining - sep) if omitted and entries else None
+    return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes)
 
 
 def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], remaining: int) -> int:
@@ -164,19 +175,20 @@ def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int) 
     return layout.hot(index, cand.path, cand.score, body) if body is not None else None
 
 
-def _closing(layout: Layout, omitted: Sequence[str], room: int) -> str | None:
-    """The longest closing line that names omitted files and fits in `room`."""
-    for k in range(len(omitted), -1, -1):
-        line = layout.closing(omitted[:k], len(omitted) - k)
+def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], room: int) -> str | None:
+    """The longest closing line that names omitted files (with why) and fits in `room`."""
+    named = [f"{p} ({r})" for p, r in zip(omitted, reasons, strict=True)]
+    for k in range(len(named), -1, -1):
+        line = layout.closing(named[:k], len(named) - k)
         if len(line) <= room:
             return line
     return None
 
 
-def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: str | None, turn: int,
-             n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...]) -> Plan:
+def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: list[str], closing: str | None,
+             turn: int, n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...]) -> Plan:
     if not entries and not notes:  # nothing to show and no note (an expired or suspended pin) to pass on
-        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "")
+        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
     n_hot = sum(1 for e in entries if e.tier == HOT)
     n_warm = len(entries) - n_hot
     cold = max(0, n_docs - len(entries))
@@ -190,8 +202,9 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], closing: 
             break
         used = len(output)
     if len(output) > budget and not entries:
-        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "")
+        return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
     if len(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
-        return _compose(layout, entries, [dropped, *omitted], None, turn, n_docs, budget, intent, notes)
-    return Plan(tuple(entries), tuple(omitted), replace(stats, used=len(output)), output)
+        return _compose(layout, entries, [dropped, *omitted], ["budget", *reasons], None, turn, n_docs, budget,
+                        intent, notes)
+    return Plan(tuple(entries), tuple(omitted), replace(stats, used=len(output)), output, tuple(reasons))

@@ -39,7 +39,8 @@ def _cluster(st: Status, cluster: int | None) -> str:
 
 
 def _rows(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> list[tuple[str, ...]]:
-    return [(r.path, f"{r.score:.2f}", bar(r.score), r.tier + (" pinned" if r.pinned else ""),
+    return [(r.path, f"{r.score:.2f}", bar(r.score),
+             r.tier + (f" ({r.left_out})" if r.left_out else "") + (" pinned" if r.pinned else ""),
              str(r.last_hit_turn) if r.last_hit_turn else "-", f"{count(body(r.path)):,}" if count else "-",
              _cluster(st, r.cluster), _shown_keywords(r.keywords, r.path)) for r in st.rows]
 

@@ -20,6 +20,7 @@ def test_route_json_matches_schema(ctx, sample):
     res = ctx("route", "kestrel dome", "--format", "json", "--config", str(sample), "--session", "s1")
     data = json.loads(res.out)
     assert set(data) == {"turn", "session", "budget_chars", "used_chars", "files", "cold_count", "omitted",
+                         "omitted_reasons",
                          "context", "intent"}
     assert data["intent"] == "HYBRID"
     assert data["session"] == "s1" and data["used_chars"] == len(data["context"]) <= 25000
@@ -257,3 +258,23 @@ def test_unpin_says_where_a_pin_lives(ctx, sample, monkeypatch):
     (sample.parent / "docs-sample" / "modules" / "alerts.md").write_text("---\npinned: hot\n---\n# Alerts\n")
     res = ctx("unpin", "docs-sample/modules/alerts.md", "--config", str(sample))
     assert res.code == 2 and "modules/alerts.md is pinned by its front matter ('pinned: hot')" in res.err
+
+
+def test_status_says_what_the_model_saw_and_omitted_names_every_left_out_doc(ctx, tmp_path):
+    docs = {f"d{i}.md": f"# D{i}\n\nshared words\n" for i in range(7)}
+    write_docs(tmp_path / "docs", docs)
+    keywords = ", ".join(f"d{i}.md: [all]" for i in range(7))
+    (tmp_path / "config.yaml").write_text(
+        "docs: docs\nsemantic: {enabled: false}\npinned: [d6.md]\n"
+        f"tiers: {{hot: {{max_files: 2}}, warm: {{max_files: 1}}}}\nkeywords: {{{keywords}}}\n")
+    data = json.loads(ctx("route", "all of them", "-f", "json").out)
+    shown = [f["path"] for f in data["files"]]
+    assert len(shown) == 3 and sum(f["tier"] == "HOT" for f in data["files"]) == 2
+    left = set(docs) - set(shown)
+    assert set(data["omitted"]) == left and all(data["omitted_reasons"][p] == "cap" for p in left)
+    assert "(cap)" in data["context"].rstrip().splitlines()[-1]
+    status = json.loads(ctx("status", "--json").out)
+    tiers = {f["path"]: (f["tier"], f.get("left_out")) for f in status["files"]}
+    assert sum(t == "HOT" for t, _ in tiers.values()) == 2  # all seven score 1.0; two were shown in full
+    assert {p for p, (t, why) in tiers.items() if why == "cap"} == left and all(tiers[p][0] == "COLD" for p in left)
+    assert "COLD (cap)" in ctx("status").out

@@ -48,7 +48,7 @@ def test_hot_that_does_not_fit_is_shown_warm_then_omitted():
     tiny = fit(cands, vs, LAYOUT, 400, 1, 2)
     assert [(e.path, e.tier) for e in tiny.entries] == [("d00.md", "WARM")]
     assert tiny.omitted == ("d01.md",) and len(tiny.output) <= 400
-    assert tiny.output.rstrip().endswith("... [left out for the budget: d01.md] ...")
+    assert tiny.output.rstrip().endswith("... [left out: d01.md (budget)] ...")
 
 
 def test_nothing_printed_when_nothing_hot_or_warm():
