@@ -27,7 +27,8 @@ hook_app.add_typer(install_app, name="install")
 hook_app.add_typer(uninstall_app, name="uninstall")
 
 ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_CONFIG, else the nearest one).")
-SessionOpt = typer.Option(None, "--session", help="Session name (else $CTX_SESSION, else 'default').")
+SessionOpt = typer.Option(None, "--session",
+                          help="Session name, or 'last' for the most recent (else $CTX_SESSION, else 'default').")
 DocsOpt = typer.Option(None, "--docs", help="Docs folder, overriding the config's 'docs'.")
 
 
@@ -184,9 +185,26 @@ def reset(session: str | None = SessionOpt, docs: str | None = DocsOpt,
     """
     from .pins import reset as do_reset
 
-    name = _session(session)
-    existed = _with_workspace(config, docs, lambda ws: do_reset(ws, name))
+    name, existed = _with_workspace(config, docs, lambda ws: do_reset(ws, _session(session)))
     print(f"reset session {name!r}" if existed else f"session {name!r} had no state")
+
+
+@app.command()
+def sessions(as_json: bool = typer.Option(False, "--json", help="JSON output."), docs: str | None = DocsOpt,
+             config: str | None = ConfigOpt) -> None:
+    """Every session (the hook's are Claude Code's session ids): turns, last turn, top docs. Changes nothing.
+
+    \b
+    Example: ctx sessions, then ctx status --session last
+    """
+    from . import report
+    from .views import sessions_table
+
+    rows = _with_workspace(config, docs, report.sessions)
+    if as_json:
+        print(json.dumps([r.to_dict() for r in rows], ensure_ascii=False))
+        return
+    print(sessions_table(rows))
 
 
 @app.command()

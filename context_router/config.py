@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "max_prompt_chars": 20000,
     "rate_limit": {"turns_per_minute": 20, "burst": 3},
     "pin_ttl_hours": 24.0,
+    "sessions": {"keep_days": 30.0},
     "semantic": {
         "enabled": True,
         "dims": 512,
@@ -105,6 +106,7 @@ class Config:
     turns_per_minute: int  # 0: no limit
     burst: int
     pin_ttl_hours: float
+    keep_days: float  # sessions idle longer than this are forgotten by the next turn that writes
     semantic: Semantic
 
     @property
@@ -320,6 +322,9 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
     }
     out["pin_ttl_hours"] = c.number(top.get("pin_ttl_hours", d["pin_ttl_hours"]), "pin_ttl_hours", 0, 1e6,
                                     lo_open=True)
+    sessions = c.mapping(top.get("sessions", {}), "sessions", d["sessions"])
+    out["sessions"] = {"keep_days": c.number(sessions.get("keep_days", d["sessions"]["keep_days"]),
+                                             "sessions.keep_days", 0, 1e6, lo_open=True)}
     sem = c.mapping(top.get("semantic", {}), "semantic", d["semantic"])
     ds = d["semantic"]
     out["semantic"] = {
@@ -416,6 +421,7 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         turns_per_minute=raw["rate_limit"]["turns_per_minute"],
         burst=raw["rate_limit"]["burst"],
         pin_ttl_hours=raw["pin_ttl_hours"],
+        keep_days=raw["sessions"]["keep_days"],
         semantic=Semantic(**raw["semantic"]),
     )
 

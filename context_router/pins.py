@@ -58,6 +58,8 @@ def unpin(ws: Workspace, path: str) -> str:
     raise InputError(f"not pinned: {path}")
 
 
-def reset(ws: Workspace, session: str) -> bool:
+def reset(ws: Workspace, session: str) -> tuple[str, bool]:
+    """(the session's name, whether it had state)."""
     with ws.store.transaction():
-        return ws.store.reset(session)
+        name = ws.store.resolve_session(session)
+        return name, ws.store.reset(name)

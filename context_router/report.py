@@ -52,6 +52,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
     semantic_on = ws.config.semantic.enabled
     with ws.store.transaction():
         snap = refresh(ws, trust=trust_index)
+        session = ws.store.resolve_session(session)
         sess = ws.store.session(session)
         pinned, _ = pin_floors(ws, snap, time.time())
         known = ws.store.known(sess.scores)
@@ -90,6 +91,7 @@ def explain(ws: Workspace, session: str, path: str) -> Explanation:
     path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
         refresh(ws)
+        session = ws.store.resolve_session(session)
         history = ws.store.history(session, path)
         if not ws.store.known([path]) and not history:
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
@@ -176,3 +178,22 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         listed = ", ".join(names[:12]) + (f", +{len(names) - 12} more" if len(names) > 12 else "")
         raise InputError(f"no section {section!r} in {rel} (sections: {listed or 'none'})")
     return found
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    name: str
+    turns: int
+    updated: float | None  # when its last turn was written
+    top: tuple[tuple[str, float], ...]  # its highest scores
+
+    def to_dict(self) -> dict[str, object]:
+        return {"session": self.name, "turns": self.turns, "last_turn": self.updated,
+                "top": [{"path": p, "score": round(s, 4)} for p, s in self.top]}
+
+
+def sessions(ws: Workspace) -> tuple[SessionRow, ...]:
+    """Every session of this state, the most recent first. Changes nothing."""
+    with ws.store.transaction():
+        rows = ws.store.sessions()
+    return tuple(SessionRow(n, t, u, tuple(top)) for n, t, u, top in rows)

@@ -343,13 +343,14 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     with store.transaction():
         trust = req.trust_index if req.trust_index is not None else watch_alive(store.folder)
         snap = refresh(ws, warn, trust=trust)
-        session = store.session(req.session)
+        name = store.resolve_session(req.session)
+        session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
         # reports), while a `ctx route` is asked for on purpose.
         limited = req.host is not None and not req.dry_run
         allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
-            notices.append(f"note: session {req.session!r} had its {cfg.burst} quick turns and then more than "
+            notices.append(f"note: session {name!r} had its {cfg.burst} quick turns and then more than "
                            f"{cfg.turns_per_minute} a minute; this turn is served read-only")
         advance = allowed and not req.dry_run
         turn = session.turn + 1
@@ -391,15 +392,16 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         memory = {**memory, "shown": {**{e.path: e.tier for e in plan.entries},
                                       **dict(zip(plan.omitted, plan.reasons, strict=True))}}
         if advance:
-            store.save_turn(req.session, turn, upd.scores, upd.causes, bucket, memory)
+            store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now)
+            store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif bucket != session.bucket:
-            store.save_turn(req.session, session.turn, session.scores, {}, bucket, session.semantic)
+            store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
     if not plan.entries and plan.omitted:
         notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
                        f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "
                        "raise --budget or budget_chars")
-    text = render.to_json(plan, req.session, upd.causes) if req.fmt == "json" else plan.output
-    return TurnResult(plan, req.session, advance, upd.causes, text, tuple(notices))
+    text = render.to_json(plan, name, upd.causes) if req.fmt == "json" else plan.output
+    return TurnResult(plan, name, advance, upd.causes, text, tuple(notices))
 
 
 def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = None,

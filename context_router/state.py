@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
     import sqlite3  # type: ignore[no-redef]
 
 from .attention import FileScore
-from .errors import StateError
+from .errors import InputError, StateError
 from .index import Doc
 from .records import record
 
@@ -62,11 +62,14 @@ CREATE TABLE IF NOT EXISTS pins (
     attestation TEXT) WITHOUT ROWID;
 """
 
-# Version 2: the text index of the lexical evidence (lexical.py), one FTS5 row per doc, its rowid in lex_docs.
-LEXICAL_SCHEMA = """
+# Version 2: the text index of the lexical evidence (lexical.py), one FTS5 row per doc, its rowid in lex_docs;
+# when each session last wrote a turn (`ctx sessions`, `--session last`, pruning).
+SCHEMA_V2 = """
 CREATE TABLE IF NOT EXISTS lex_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex USING fts5(path, title, headings, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS lex_df (word TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+ALTER TABLE sessions ADD COLUMN updated REAL;
+CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (updated);
 """
 
 
@@ -111,6 +114,7 @@ class Pin:
 
 
 WATCH_LOCK = "watch.lock"
+LAST_SESSION = "last"  # names the most recent session wherever a session is asked for
 
 
 def watch_alive(state_dir: str) -> bool:
@@ -231,7 +235,7 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                for statement in (SCHEMA + LEXICAL_SCHEMA).split(";"):
+                for statement in (SCHEMA + SCHEMA_V2).split(";"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -249,9 +253,10 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] == 1:
-                for statement in LEXICAL_SCHEMA.split(";"):
+                for statement in SCHEMA_V2.split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                conn.execute("UPDATE sessions SET updated = ?", (time.time(),))  # kept, counted from now
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -423,9 +428,10 @@ class Store:
         return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
     def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
-                  bucket: tuple[float, float], semantic: dict[str, Any]) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic) VALUES (?, ?, ?, ?)",
-                          (name, turn, marshal.dumps(bucket), marshal.dumps(semantic)))
+                  bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic, updated) "
+                          "VALUES (?, ?, ?, ?, ?)",
+                          (name, turn, marshal.dumps(bucket), marshal.dumps(semantic), now or time.time()))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
                               ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
@@ -466,6 +472,33 @@ class Store:
 
     def entropies(self, paths: Iterable[str]) -> dict[str, float]:
         return dict(self._select_in("SELECT path, entropy FROM docs WHERE path IN ({})", paths))
+
+    def resolve_session(self, name: str) -> str:
+        """A session name as given, or for `last` the session that wrote a turn most recently."""
+        if name != LAST_SESSION:
+            return name
+        row = self.conn.execute("SELECT name FROM sessions ORDER BY updated DESC, name LIMIT 1").fetchone()
+        if row is None:
+            raise InputError("--session last: no session has run a turn yet")
+        return str(row[0])
+
+    def sessions(self) -> list[tuple[str, int, float | None, list[tuple[str, float]]]]:
+        """(name, turns, last turn time, its three highest scores) of every session, most recent first."""
+        out = []
+        for name, turn, updated in self.conn.execute(
+                "SELECT name, turn, updated FROM sessions ORDER BY updated DESC, name").fetchall():
+            top = self.conn.execute("SELECT path, score FROM scores WHERE session = ? ORDER BY score DESC, path "
+                                    "LIMIT 3", (name,)).fetchall()
+            out.append((name, turn, updated, [(p, s) for p, s in top]))
+        return out
+
+    def prune_sessions(self, before: float, keep: str) -> list[str]:
+        """Forget the sessions (but `keep`) whose last turn is older than `before`; their names."""
+        names = [r[0] for r in self.conn.execute("SELECT name FROM sessions WHERE updated < ? AND name != ?",
+                                                 (before, keep))]
+        for name in names:
+            self.reset(name)
+        return names
 
     def reset(self, name: str) -> bool:
         existed = self.conn.execute("DELETE FROM sessions WHERE name = ?", (name,)).rowcount > 0

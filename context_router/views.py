@@ -113,3 +113,17 @@ def replay_report(report: Any, per_turn: bool) -> str:
     for name, t in (("all", report.total), *report.by_kind().items()):
         lines.append(f"{name[:12]:<12} {t.turns:>5} {t.full:>6.0%} {t.seen:>6.0%} {t.noise:>6.0%} {t.chars:>7,.0f}")
     return "\n".join(lines)
+
+
+def sessions_table(rows: Any) -> str:
+    """`ctx sessions` as aligned plain text: a line per session, the most recent first."""
+    import time
+
+    if not rows:
+        return "no sessions yet"
+    lines = [f"{'session':<38} {'turns':>5}  {'last turn':<16}  top docs"]
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated)) if r.updated else "-"
+        top = ", ".join(f"{p} {s:.2f}" for p, s in r.top) or "-"
+        lines.append(f"{r.name[:38]:<38} {r.turns:>5}  {when:<16}  {top}")
+    return "\n".join(lines)
