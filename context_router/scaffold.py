@@ -9,36 +9,87 @@ from typing import Any
 from . import config as config_mod
 from . import index
 from .errors import InputError
+from .words import GENERIC_NAMES
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 
 
+MAX_KEYWORDS = 12  # per doc: a doc's names and its most telling terms, not its vocabulary
+COMMON_SHARE = 0.25  # a one-word term in the text of more docs than this share names none of them
+_CODE_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_.-]{3,40})`")
+_BOLD = re.compile(r"\*\*([^*\n:]{3,40})\*\*(?!:)")
+_HEADING = re.compile(r"^#{2,3} +(.+?) *#*$", re.MULTILINE)
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z_][A-Za-z0-9_]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+
+
 def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
-    """Keywords (title, stem words) and related docs (markdown links between docs) for every doc."""
+    """Keywords from what people type about each doc, and related docs from the links between docs.
+
+    A doc's keywords: its title and name (its folder's name for a generic file name such as SKILL.md), then
+    the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
+    minus words common across the docs."""
     scan = index.scan(docs_root)
-    keywords: dict[str, list[str]] = {}
-    related: dict[str, list[str]] = {}
+    bodies: dict[str, str] = {}
+    titles: dict[str, str] = {}
     for rel, st in sorted(scan.files.items()):
         text = index.read_text(docs_root, rel, limit=max_bytes)
         if text is None:
             continue
-        doc = index.parse_doc(rel, st, text, 25)
-        stem = rel.rsplit("/", 1)[-1][:-3]
-        words = []
-        for word in (doc.title, stem.replace("-", " ").replace("_", " ")):
+        bodies[rel] = index.body_of(text)
+        titles[rel] = index.parse_doc(rel, st, text, 25).title
+    terms = {rel: _terms(body) for rel, body in bodies.items()}
+    owners: dict[str, int] = {}
+    for found in terms.values():
+        for term in set(found):
+            owners[term] = owners.get(term, 0) + 1
+    doc_words = {rel: set(body.lower().split()) for rel, body in bodies.items()}
+    keywords: dict[str, list[str]] = {}
+    related: dict[str, list[str]] = {}
+    for rel, body in bodies.items():
+        words: list[str] = []
+        for word in (titles[rel], _name(rel), *(t for t in terms[rel] if owners[t] == 1)):
             word = " ".join(word.lower().split())
-            if word and word not in words:
+            if word and word not in words and not _common(word, doc_words):
                 words.append(word)
-        keywords[rel] = words
+        keywords[rel] = words[:MAX_KEYWORDS]
         base = os.path.dirname(rel)
         links = []
-        for target in _LINK.findall(index.body_of(text)):
+        for target in _LINK.findall(body):
             resolved = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
-            if resolved in scan.files and resolved != rel and resolved not in links:
+            if resolved in bodies and resolved != rel and resolved not in links:
                 links.append(resolved)
         if links:
             related[rel] = links
     return {"keywords": keywords, "related": related}
+
+
+def _name(rel: str) -> str:
+    """A doc's name as people say it: its file name, or its folder's for a generic one (SKILL.md)."""
+    parts = rel.split("/")
+    stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
+    if stem.lower() in GENERIC_NAMES:
+        stem = parts[-2] if len(parts) > 1 else ""
+    return stem.replace("-", " ").replace("_", " ")
+
+
+def _terms(body: str) -> list[str]:
+    """Headings, identifiers in code spans and bold terms, in the doc's order."""
+    out: list[str] = []
+    for heading in _HEADING.findall(body):
+        plain = re.sub(r"[`*_\[\]()]", "", heading).strip()
+        if 1 <= len(plain.split()) <= 4:
+            out.append(plain)
+    out += [span for span in _CODE_SPAN.findall(body) if _IDENTIFIER.fullmatch(span)]
+    out += [bold.strip() for bold in _BOLD.findall(body) if len(bold.split()) <= 3]
+    return out
+
+
+def _common(word: str, doc_words: dict[str, set[str]]) -> bool:
+    """A one-word term that the text of many docs holds: it would name them all."""
+    if " " in word or len(doc_words) < 4:
+        return False
+    holders = sum(1 for words in doc_words.values() if word in words)
+    return holders > COMMON_SHARE * len(doc_words)
 
 
 # claude-cognitive's own decay rates per folder; the converted config keeps them unless the file sets its own.

@@ -278,3 +278,19 @@ def test_status_says_what_the_model_saw_and_omitted_names_every_left_out_doc(ctx
     assert sum(t == "HOT" for t, _ in tiers.values()) == 2  # all seven score 1.0; two were shown in full
     assert {p for p, (t, why) in tiers.items() if why == "cap"} == left and all(tiers[p][0] == "COLD" for p in left)
     assert "COLD (cap)" in ctx("status").out
+
+
+def test_init_keywords_are_what_people_type(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {
+        "api/webhooks.md": "# Webhooks\n\n## Retry schedule\n\nThe `WebhookSigner` signs. A **dead letter** queue.\n"
+                           "See [jobs](../jobs.md).\n\n## Overview\n\nsome text\n",
+        "jobs.md": "# Background jobs\n\n## Overview\n\nWorkers run `enqueue_job` calls.\n> **Role**: worker\n",
+        "skills/pdf-report/SKILL.md": "# Monthly PDF\n\nsteps\n",
+        "notes.md": "# Notes\n\ntext\n", "more.md": "# More\n\ntext\n"})
+    assert ctx("init", "docs").code == 0
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    kws = data["keywords"]
+    assert kws["api/webhooks.md"] == ["webhooks", "retry schedule", "webhooksigner", "dead letter"]
+    assert kws["jobs.md"] == ["background jobs", "jobs", "enqueue_job"]  # "overview" is every doc's heading
+    assert kws["skills/pdf-report/SKILL.md"] == ["monthly pdf", "pdf report"]  # the folder names a SKILL.md
+    assert data["related"] == {"api/webhooks.md": ["jobs.md"]}  # a ../ link resolves
