@@ -363,32 +363,45 @@ def _run_hook(host: str, config: str | None, session: str | None, docs: str | No
 
 @install_app.command("claude")
 def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                   project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
+                   project: str | None = typer.Option(None, "--project",
+                                                      help="Project folder (else the one found from here)."),
+                   replace: bool = typer.Option(False, "--replace",
+                                                help="Remove another context router's hook (claude-cognitive's).")
+                   ) -> None:
     """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else.
 
     \b
-    Example: ctx hook install claude
+    Example: ctx hook install claude --replace
     """
-    from .hooks import hook_command, settings_path
+    from .hooks import hook_command, project_root, settings_path
     from .hooks import install_claude as do_install
 
-    path = settings_path(project, global_)
+    path = settings_path(project or project_root(os.getcwd()), global_)
     command = hook_command()
-    print(f"installed `{command}` in {path}" if do_install(path, command) else f"the hook is already in {path}")
+    added, others = do_install(path, command, replace)
+    print(f"installed `{command}` in {path}" if added else f"the hook is already in {path}")
+    for other in others:
+        if replace:
+            print(f"removed another context router's hook: {other}")
+        else:
+            _warn(f"warning: another context router's hook is installed too: {other}; both inject context "
+                  "(`ctx hook install claude --replace` removes it)")
 
 
 @uninstall_app.command("claude")
 def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                     project: str = typer.Option(".", "--project", help="Project folder.")) -> None:
+                     project: str | None = typer.Option(None, "--project",
+                                                        help="Project folder (else the one found from here).")
+                     ) -> None:
     """Remove only our hook entry from .claude/settings.json.
 
     \b
     Example: ctx hook uninstall claude
     """
-    from .hooks import settings_path
+    from .hooks import project_root, settings_path
     from .hooks import uninstall_claude as do_uninstall
 
-    path = settings_path(project, global_)
+    path = settings_path(project or project_root(os.getcwd()), global_)
     print(f"removed the hook from {path}" if do_uninstall(path) else f"no ctx hook in {path}")
 
 

@@ -207,45 +207,84 @@ def hook_command(running: str | None = None) -> str:
     return f"{shlex.quote(running)} hook claude"
 
 
-def install_claude(path: str, command: str = HOOK_COMMAND) -> bool:
-    """Merge our UserPromptSubmit hook into a Claude Code settings file. False when it was already there."""
-    import json
+ROUTER_MARKERS = ("context-router", "context_router", "claude-cognitive", "claude_cognitive")
 
-    settings = _load_settings(path)
+
+def _is_other_router(hook: Any) -> bool:
+    """Another context router's entry (claude-cognitive's `context-router-v2.py`, say): it would inject
+    context beside ours."""
+    if _is_ours(hook) or not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    return any(marker in hook["command"] for marker in ROUTER_MARKERS)
+
+
+def _prompt_groups(settings: dict[str, Any], path: str) -> list[Any]:
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InputError(f"{path}: 'hooks' is not a JSON object")
     groups = hooks.setdefault("UserPromptSubmit", [])
     if not isinstance(groups, list):
         raise InputError(f"{path}: 'hooks.UserPromptSubmit' is not a list")
+    return groups
+
+
+def _drop_hooks(groups: list[Any], unwanted: Any) -> tuple[list[Any], list[str]]:
+    """(the groups without the hooks `unwanted` picks, the commands dropped); a group left empty goes."""
+    kept_groups: list[Any] = []
+    dropped: list[str] = []
     for group in groups:
-        if isinstance(group, dict) and any(_is_ours(h) for h in group.get("hooks", []) or []):
-            return False
-    groups.append({"hooks": [{"type": "command", "command": command, "timeout": 10}]})
-    _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
-    return True
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            kept = [h for h in group["hooks"] if not unwanted(h)]
+            dropped += [h["command"] for h in group["hooks"] if unwanted(h)]
+            if len(kept) != len(group["hooks"]):
+                if not kept:
+                    continue
+                group = {**group, "hooks": kept}
+        kept_groups.append(group)
+    return kept_groups, dropped
+
+
+HOOK_TIMEOUT_S = 10  # seconds Claude Code lets the hook run before it kills the turn
+
+
+def install_claude(path: str, command: str = HOOK_COMMAND, replace: bool = False) -> tuple[bool, list[str]]:
+    """Merge our UserPromptSubmit hook into a Claude Code settings file.
+
+    (whether it was added, the commands of other context routers: removed with `replace`, else still there).
+    """
+    import json
+
+    settings = _load_settings(path)
+    groups = _prompt_groups(settings, path)
+    others: list[str] = []
+    changed = False
+    if replace:
+        groups, others = _drop_hooks(groups, _is_other_router)
+        settings["hooks"]["UserPromptSubmit"] = groups
+        changed = bool(others)
+    else:
+        others = [h["command"] for g in groups if isinstance(g, dict) for h in g.get("hooks", []) or []
+                  if _is_other_router(h)]
+    ours = any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in groups)
+    if not ours:
+        groups.append({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
+        changed = True
+    if changed:
+        _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    return not ours, others
 
 
 def uninstall_claude(path: str) -> bool:
-    """Remove only our hook entry. False when it was not there."""
+    """Remove only our hook entry; a settings file left with nothing in it is removed. False when it was not
+    there."""
     import json
 
     settings = _load_settings(path)
     groups = settings.get("hooks", {}).get("UserPromptSubmit") if isinstance(settings.get("hooks"), dict) else None
     if not isinstance(groups, list):
         return False
-    removed = False
-    kept_groups = []
-    for group in groups:
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            kept = [h for h in group["hooks"] if not _is_ours(h)]
-            if len(kept) != len(group["hooks"]):
-                removed = True
-                if not kept:
-                    continue
-                group = {**group, "hooks": kept}
-        kept_groups.append(group)
-    if not removed:
+    kept_groups, dropped = _drop_hooks(groups, _is_ours)
+    if not dropped:
         return False
     if kept_groups:
         settings["hooks"]["UserPromptSubmit"] = kept_groups
@@ -253,5 +292,26 @@ def uninstall_claude(path: str) -> bool:
         del settings["hooks"]["UserPromptSubmit"]
         if not settings["hooks"]:
             del settings["hooks"]
-    _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    if settings:
+        _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    else:
+        os.unlink(path)
     return True
+
+
+def project_root(cwd: str) -> str:
+    """Where a project's `.claude/` belongs: the folder of the ctx config found from `cwd`, else the repository
+    root above it, else `cwd`."""
+    from .config import discover
+
+    found = discover(None, cwd)
+    if found is not None:
+        return os.path.dirname(found)
+    folder = os.path.abspath(cwd)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return os.path.abspath(cwd)
+        folder = parent

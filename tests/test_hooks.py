@@ -113,8 +113,8 @@ def test_install_merges_and_is_idempotent(tmp_path):
     existing = {"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "other"}]}],
                                            "Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}
     settings.write_text(json.dumps(existing))
-    assert install_claude(path) is True
-    assert install_claude(path) is False
+    assert install_claude(path) == (True, [])
+    assert install_claude(path) == (False, [])
     data = json.loads(settings.read_text())
     assert data["model"] == "opus" and data["hooks"]["Stop"] == existing["hooks"]["Stop"]
     commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
@@ -142,12 +142,38 @@ def test_hook_command_names_a_ctx_off_path(tmp_path, monkeypatch):
 
 def test_install_cli_and_bad_settings(ctx, tmp_path):
     res = ctx("hook", "install", "claude")
-    assert res.code == 0 and "in .claude/settings.json" in res.out and res.out.startswith("installed `")
+    assert res.code == 0 and f"in {tmp_path}/.claude/settings.json" in res.out and res.out.startswith("installed `")
     assert "already" in ctx("hook", "install", "claude").out
     (tmp_path / ".claude" / "settings.json").write_text("{broken")
     res = ctx("hook", "install", "claude")
-    assert res.code == 2 and "cannot read .claude/settings.json" in res.err
+    assert res.code == 2 and f"cannot read {tmp_path}/.claude/settings.json" in res.err
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{broken"  # nothing lost
+
+
+def test_install_writes_to_the_project_root_and_replaces_another_router(ctx, tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    settings = root / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    router = "python3 ~/.claude/scripts/context-router-v2.py"
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": router}, {"type": "command", "command": "pool-auto-update"}]}]}}))
+    monkeypatch.chdir(root / "src")
+    res = ctx("hook", "install", "claude")
+    assert res.code == 0 and str(settings) in res.out
+    assert f"another context router's hook is installed too: {router}" in res.err and "--replace" in res.err
+    res = ctx("hook", "install", "claude", "--replace")
+    assert res.code == 0 and f"removed another context router's hook: {router}" in res.out
+    commands = [h["command"] for g in json.loads(settings.read_text())["hooks"]["UserPromptSubmit"]
+                for h in g["hooks"]]
+    assert commands == ["pool-auto-update", "ctx hook claude"]
+
+
+def test_uninstall_removes_a_settings_file_it_left_empty(ctx, tmp_path):
+    assert ctx("hook", "install", "claude").code == 0
+    assert ctx("hook", "uninstall", "claude").code == 0
+    assert not (tmp_path / ".claude" / "settings.json").exists()
 
 
 HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog",
