@@ -40,10 +40,11 @@ def _session(value: str | None) -> str:
     return value or os.environ.get(ENV_SESSION) or "default"
 
 
-def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any]) -> Any:
+def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any], create: bool = True) -> Any:
+    """Run fn on the workspace; create=False for a command that only reads (it leaves no state behind)."""
     from .router import with_workspace
 
-    return with_workspace(fn, config, docs, warn=_warn)
+    return with_workspace(fn, config, docs, warn=_warn, create=create)
 
 
 def _print_version(value: bool) -> None:
@@ -110,7 +111,7 @@ def status(session: str | None = SessionOpt, as_json: bool = typer.Option(False,
 
         status_table(st, lambda p: report.body_text(ws, p))
 
-    _with_workspace(config, docs, view)
+    _with_workspace(config, docs, view, create=False)
 
 
 @app.command()
@@ -125,7 +126,8 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
     from . import report
     from .views import explanation
 
-    print(explanation(_with_workspace(config, docs, lambda ws: report.explain(ws, _session(session), path))))
+    print(explanation(_with_workspace(config, docs, lambda ws: report.explain(ws, _session(session), path),
+                                      create=False)))
 
 
 @app.command()
@@ -139,7 +141,7 @@ def show(path: str = typer.Argument(..., help="Doc path relative to the docs fol
     """
     from . import report
 
-    text = _with_workspace(config, docs, lambda ws: report.show(ws, path, section))
+    text = _with_workspace(config, docs, lambda ws: report.show(ws, path, section), create=False)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -200,11 +202,27 @@ def sessions(as_json: bool = typer.Option(False, "--json", help="JSON output."),
     from . import report
     from .views import sessions_table
 
-    rows = _with_workspace(config, docs, report.sessions)
+    rows = _with_workspace(config, docs, report.sessions, create=False)
     if as_json:
         print(json.dumps([r.to_dict() for r in rows], ensure_ascii=False))
         return
     print(sessions_table(rows))
+
+
+@app.command()
+def doctor(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
+    """What ctx finds from here (config, docs, index, watcher, hook), a test turn, and what to fix.
+
+    \b
+    Example: cd src && ctx doctor
+    """
+    from .doctor import diagnose
+
+    checks = diagnose(os.getcwd(), config, docs)
+    for c in checks:
+        print(f"{c.level}: {c.message}" + (f"\n  fix: {c.fix}" if c.fix else ""))
+    problems = sum(c.level != "ok" for c in checks)
+    print(f"{problems} problem(s) found" if problems else "all good")
 
 
 @app.command()
@@ -216,7 +234,7 @@ def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """
     from . import report
 
-    findings = _with_workspace(config, docs, report.check)
+    findings = _with_workspace(config, docs, report.check, create=False)
     for f in findings:
         print(f"{f.level}: {f.message}")
     print(f"ok: {len(findings)} warning(s)" if findings else "ok: config and docs look right")

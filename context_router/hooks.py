@@ -274,6 +274,16 @@ def install_claude(path: str, command: str = HOOK_COMMAND, replace: bool = False
     return not ours, others
 
 
+def installed_in(path: str) -> tuple[bool, list[str]]:
+    """(whether our hook is in a settings file, the commands of other context routers there)."""
+    settings = _load_settings(path)
+    hooks = settings.get("hooks")
+    groups = hooks.get("UserPromptSubmit") if isinstance(hooks, dict) else None
+    entries = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []] \
+        if isinstance(groups, list) else []
+    return any(_is_ours(h) for h in entries), [h["command"] for h in entries if _is_other_router(h)]
+
+
 def uninstall_claude(path: str) -> bool:
     """Remove only our hook entry; a settings file left with nothing in it is removed. False when it was not
     there."""

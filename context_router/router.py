@@ -15,7 +15,7 @@ from . import __version__, attention, index, keywords, lexical, render, sections
 from . import config as config_mod
 from .errors import InputError, StateError
 from .records import record
-from .state import DatabaseError, Store, default_path, is_corruption, loads, set_aside, watch_alive
+from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, loads, set_aside, watch_alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,8 +60,11 @@ def _config_identity(path: str | None) -> tuple[str, int, int, str] | None:
 
 
 def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: str | None = None,
-                   warn: Warn | None = None) -> Workspace:
-    """Find the config, open the state beside it, load the config (from the state's cache when unchanged)."""
+                   warn: Warn | None = None, create: bool = True) -> Workspace:
+    """Find the config, open the state beside it, load the config (from the state's cache when unchanged).
+
+    create=False: a command that only reads works on a throwaway state where none exists yet, and leaves no
+    `.ctx/` behind."""
     cwd = cwd or os.getcwd()
     path = config_mod.discover(config_option, cwd)
     if path is not None:
@@ -69,7 +72,8 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
     else:
         root = os.path.expanduser(docs_option) if docs_option else config_mod.DEFAULTS["docs"]
         state_dir = os.path.join(cwd, root, ".ctx")
-    store = Store(default_path(state_dir), warn)
+    state_path = default_path(state_dir)
+    store = Store(state_path if create or os.path.exists(state_path) else MEMORY, warn)
     try:
         ident = _config_identity(path)
         raw = None
@@ -405,11 +409,12 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
 
 
 def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = None,
-                   docs_option: str | None = None, cwd: str | None = None, warn: Warn | None = None) -> T:
+                   docs_option: str | None = None, cwd: str | None = None, warn: Warn | None = None,
+                   create: bool = True) -> T:
     """Open the workspace, run `fn` on it, close it. A state file found corrupt on the way is set aside once
     and `fn` runs again on a fresh state; any other database failure is a StateError (exit 1)."""
     for attempt in (1, 2):
-        ws = open_workspace(config_option, docs_option, cwd, warn)
+        ws = open_workspace(config_option, docs_option, cwd, warn, create)
         try:
             return fn(ws)
         except DatabaseError as exc:
@@ -424,4 +429,5 @@ def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = Non
 
 def route(req: TurnRequest, config_option: str | None = None, docs_option: str | None = None,
           cwd: str | None = None, warn: Warn | None = None) -> TurnResult:
-    return with_workspace(lambda ws: run_turn(ws, req, warn), config_option, docs_option, cwd, warn)
+    return with_workspace(lambda ws: run_turn(ws, req, warn), config_option, docs_option, cwd, warn,
+                          create=not req.dry_run)

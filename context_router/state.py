@@ -115,6 +115,7 @@ class Pin:
 
 WATCH_LOCK = "watch.lock"
 LAST_SESSION = "last"  # names the most recent session wherever a session is asked for
+MEMORY = ":memory:"  # a throwaway state, for a command that only reads where no state exists yet
 
 
 def watch_alive(state_dir: str) -> bool:
@@ -193,7 +194,7 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         try:
-            if not os.path.isdir(self.folder):
+            if self.path != MEMORY and not os.path.isdir(self.folder):
                 os.makedirs(self.folder, exist_ok=True)
                 if os.path.basename(self.folder) == ".ctx":  # ctx's own folder in a project: never committed
                     with open(os.path.join(self.folder, ".gitignore"), "w", encoding="utf-8") as fh:
