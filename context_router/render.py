@@ -16,6 +16,13 @@ FORMATS = ("markdown", "xml", "json")
 TRUNCATION_KEYWORDS = 4
 
 
+def cells(text: str) -> int:
+    """Terminal cells of a line of the box: a pictograph (U+1F000 and above) takes two, unless a variation
+    selector follows it and takes the second (written by hand: unicodedata cannot tell emoji width either)."""
+    wide = sum(1 for i, ch in enumerate(text) if ord(ch) >= 0x1F000 and text[i + 1:i + 2] != "\ufe0f")
+    return len(text) + wide
+
+
 def _truncation_line(keywords: Sequence[str], path: str) -> str:
     """The line under a WARM header that says which words bring the whole doc back."""
     shown: list[str] = []
@@ -41,13 +48,16 @@ class MarkdownLayout:
     keywords: Callable[[str], Sequence[str]]
 
     def box(self, stats: Stats) -> str:
-        title = f"╔══ ATTENTION STATE [Turn {stats.turn}] ══╗"
-        counts = f"║ 🔥 Hot: {stats.hot} │ 🌡️ Warm: {stats.warm} │ ❄️ Cold: {stats.cold} ║"
-        total = f"║ Total chars: {stats.used:,} / {stats.budget:,} ║"
-        lines = [title, counts, total]
+        """The ATTENTION STATE box, its right border aligned in a terminal (emoji take two cells)."""
+        head = f"══ ATTENTION STATE [Turn {stats.turn}] ══"
+        rows = [f"🔥 Hot: {stats.hot} │ 🌡️ Warm: {stats.warm} │ ❄️ Cold: {stats.cold}",
+                f"Total chars: {stats.used:,} / {stats.budget:,}"]
         if stats.intent:
-            lines.append(f"║ Intent: {stats.intent} ║")
-        lines.append("╚" + "═" * (len(title) - 2) + "╝")
+            rows.append(f"Intent: {stats.intent}")
+        width = max(cells(head), *(cells(r) + 2 for r in rows))
+        lines = ["╔" + head + "═" * (width - cells(head)) + "╗"]
+        lines += ["║ " + r + " " * (width - 2 - cells(r)) + " ║" for r in rows]
+        lines.append("╚" + "═" * width + "╝")
         lines += [f"⚠️ {note}" for note in stats.notes]
         return "\n".join(lines)
 

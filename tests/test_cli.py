@@ -9,7 +9,7 @@ from .conftest import write_docs
 def test_route_markdown_and_stdin(ctx, sample):
     res = ctx("route", "is the gpu on lighthouse throttling?", "--config", str(sample))
     assert res.code == 0 and res.err == ""
-    assert res.out.startswith("╔══ ATTENTION STATE [Turn 1] ══╗")
+    assert res.out.startswith("╔══ ATTENTION STATE [Turn 1] ══")
     assert "━━━ [🔥 HOT] systems/lighthouse.md (score: 1.00) ━━━" in res.out
     assert "\x1b[" not in res.out
     res = ctx("route", "--config", str(sample), stdin=b"what about the vault backup?")

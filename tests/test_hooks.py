@@ -33,7 +33,7 @@ def test_claude_hook_valid_input(sample):
     assert data["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     context = data["hookSpecificOutput"]["additionalContext"]
     assert "━━━ [🔥 HOT] systems/lighthouse.md (score: 1.00) ━━━" in context
-    assert "/ 10,000 ║" in context
+    assert "/ 10,000 " in context
 
 
 def test_claude_hook_prints_nothing_when_all_cold(sample):

@@ -79,9 +79,9 @@ def test_kmeans_is_deterministic():
 
 def test_intent_in_box_and_json(sample, ctx):
     res = ctx("route", "summarize the lighthouse and vault story", "--config", str(sample))
-    assert "║ Intent: NARRATIVE ║" in res.out
+    assert "║ Intent: NARRATIVE " in res.out
     data = json.loads(ctx("route", "what is the lighthouse gpu?", "--format", "json", "--config", str(sample)).out)
-    assert data["intent"] == "FACTUAL" and "║ Intent: FACTUAL ║" in data["context"]
+    assert data["intent"] == "FACTUAL" and "║ Intent: FACTUAL " in data["context"]
     off = sample.read_text() + "semantic: {enabled: false}\n"
     sample.write_text(off)
     data = json.loads(ctx("route", "what is the lighthouse gpu?", "--format", "json", "--config", str(sample)).out)
