@@ -282,7 +282,7 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
     from rich.live import Live
 
     from . import report
-    from .views import rich_table
+    from .views import memo, rich_table, token_counter
     from .watch import Watcher
 
     if debounce <= 0:
@@ -294,6 +294,7 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
         print(f"watching {watcher.root}; Ctrl-C to stop", flush=True)
         name = _session(session)
         live = Live(console=console, auto_refresh=False) if console.is_terminal else None
+        count = memo(token_counter()) if live is not None else None
         if live is not None:
             live.start()
         shown = 0.0
@@ -304,8 +305,8 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
                     (live.console.print if live is not None else print)(event.line())
                     sys.stdout.flush()
                 if live is not None and time.monotonic() - shown >= 1.0:
-                    live.update(rich_table(report.status(watcher.ws, name, trust_index=True), None,
-                                           lambda p: ""), refresh=True)
+                    live.update(rich_table(report.status(watcher.ws, name, trust_index=True), count,
+                                           lambda p: report.body_text(watcher.ws, p), console.width), refresh=True)
                     shown = time.monotonic()
         finally:
             if live is not None:

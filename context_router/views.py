@@ -26,6 +26,21 @@ def token_counter() -> Callable[[str], int] | None:
     return lambda text: len(enc.encode(text, disallowed_special=()))
 
 
+def memo(count: Callable[[str], int] | None) -> Callable[[str], int] | None:
+    """A token counter that counts each distinct text once: the watch view redraws every second."""
+    if count is None:
+        return None
+    seen: dict[int, int] = {}
+
+    def cached(text: str) -> int:
+        key = hash(text)
+        if key not in seen:
+            seen[key] = count(text)
+        return seen[key]
+
+    return cached
+
+
 def _shown_keywords(keywords: tuple[str, ...], path: str, limit: int = 5) -> str:
     shown = [k for k in keywords if k != path][:limit]
     more = len([k for k in keywords if k != path]) - len(shown)
@@ -54,16 +69,27 @@ def _title(st: Status) -> str:
     return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs{frozen}"
 
 
-def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str]) -> Any:
+def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str], width: int = 80) -> Any:
+    """The status table for a terminal `width` columns wide: every column but the doc path and the keywords
+    whole, those two cut to one line (with "…") to share what is left; the bar only where there is room."""
     from rich.box import SIMPLE_HEAD
     from rich.table import Table
 
-    table = Table(title=_title(st), box=SIMPLE_HEAD)
-    for i, name in enumerate(HEADERS):
-        table.add_column(name, justify="left" if i in LEFT else "right", no_wrap=i != len(HEADERS) - 1)
+    rows = _rows(st, count, body)
+    shown = [i for i, name in enumerate(HEADERS) if name or width >= 100]
+    fixed = {i: max(len(HEADERS[i]), *(len(row[i]) for row in rows)) for i in shown[1:-1]}
+    # A line is its two edges, each cell with its one space of padding, and a divider between cells.
+    spare = max(20, width - 2 - sum(w + 1 for w in fixed.values()) - (len(shown) - 1) - 2)
+    doc_width = min(max(len(HEADERS[0]), *(len(row[0]) for row in rows)), max(12, spare * 3 // 5))
+    table = Table(title=_title(st), box=SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False)
+    for i in shown:
+        table.add_column(HEADERS[i], justify="left" if i in LEFT else "right", no_wrap=True, overflow="ellipsis",
+                         width=fixed.get(i, doc_width if i == 0 else max(8, spare - doc_width)))
     style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
-    for row, r in zip(_rows(st, count, body), st.rows, strict=True):
-        table.add_row(*row[:3], f"[{style[r.tier]}]{row[3]}[/]", *row[4:])
+    for row, r in zip(rows, st.rows, strict=True):
+        cells = list(row)
+        cells[3] = f"[{style[r.tier]}]{row[3]}[/]"
+        table.add_row(*(cells[i] for i in shown))
     return table
 
 
@@ -77,7 +103,7 @@ def status_table(st: Status, body: Callable[[str], str]) -> None:
         return
     count = token_counter()
     if console.is_terminal:
-        console.print(rich_table(st, count, body))
+        console.print(rich_table(st, count, body, console.width))
         return
     rows = _rows(st, count, body)
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(HEADERS)]

@@ -294,3 +294,23 @@ def test_init_keywords_are_what_people_type(ctx, tmp_path):
     assert kws["jobs.md"] == ["background jobs", "jobs", "enqueue_job"]  # "overview" is every doc's heading
     assert kws["skills/pdf-report/SKILL.md"] == ["monthly pdf", "pdf report"]  # the folder names a SKILL.md
     assert data["related"] == {"api/webhooks.md": ["jobs.md"]}  # a ../ link resolves
+
+
+def test_status_table_fits_the_terminal(ctx, sample):
+    from rich.console import Console
+
+    from context_router import report
+    from context_router.router import with_workspace
+    from context_router.views import rich_table
+
+    ctx("route", "kestrel dome and vault backups and the gpu on lighthouse", "--config", str(sample))
+    st = with_workspace(lambda ws: report.status(ws, "default"), str(sample))
+    for width in (80, 120, 200):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(rich_table(st, lambda text: len(text) // 4, lambda path: "x" * 400, width))
+        lines = console.export_text().splitlines()
+        assert max(len(line) for line in lines) <= width
+        rows = [line for line in lines if "HOT" in line or "WARM" in line]
+        assert len(rows) == len(st.rows)  # one line a doc: nothing wraps
+        assert all(f"{r.score:.2f}" in line for r, line in zip(st.rows, rows, strict=True))
+        assert ("██" in lines[4]) == (width >= 100)
