@@ -302,7 +302,10 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
             while True:
                 time.sleep(debounce)
                 for event in watcher.poll():
-                    (live.console.print if live is not None else print)(event.line())
+                    if live is not None:
+                        live.console.print(event.line(), markup=False, highlight=False)
+                    else:
+                        print(event.line())
                     sys.stdout.flush()
                 if live is not None and time.monotonic() - shown >= 1.0:
                     live.update(rich_table(report.status(watcher.ws, name, trust_index=True), count,
@@ -338,7 +341,7 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
     def run(ws: Any) -> Any:
         if hook is not None and hook not in ws.config.host_budgets:
             raise InputError(f"unknown host {hook!r} (known: {', '.join(sorted(ws.config.host_budgets))})")
-        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook))
+        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook), hook)
 
     report = _with_workspace(config, docs, run)
     if as_json:
@@ -439,6 +442,9 @@ def run(argv: list[str]) -> int:
     except (typer.Abort, KeyboardInterrupt):
         return 130  # Ctrl-C: the user knows, no traceback
     except BrokenPipeError:
+        # The reader went away (`ctx status | head -1`): leave quietly, without the interpreter's own
+        # complaint when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ctx` or `ctx hook`: its help is the answer

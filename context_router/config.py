@@ -173,6 +173,8 @@ def parse_yaml(text: str, source: str) -> dict[str, Any]:
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
+            if node is not None and _expanded_size(node) > MAX_YAML_NODES:
+                raise ConfigError(f"{source}: refused: its aliases expand to more than {MAX_YAML_NODES:,} values")
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -181,10 +183,43 @@ def parse_yaml(text: str, source: str) -> dict[str, Any]:
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # PyYAML raises these past YAMLError: an impossible date, a huge number, a bad escape, deep nesting.
+        raise ConfigError(f"{source}: invalid YAML: {type(exc).__name__}: {str(exc)[:200]}") from None
     if data is None:
         data = {}
     lines = _key_lines(node) if node is not None else {}
     return normalise(data, source, lines)
+
+
+MAX_YAML_NODES = 100_000  # far above any real config; an alias bomb expands to billions
+
+
+def _expanded_size(root: Any) -> int:
+    """How many values the node graph expands to once its aliases are copied out (an alias is the same node
+    object used again), counted once per distinct node with memoisation: a "billion laughs" config is
+    measured in microseconds instead of being built."""
+    sizes: dict[int, int] = {}
+    order: list[Any] = []
+    stack = [root]
+    seen: set[int] = set()
+    while stack:  # children before parents, without recursion (nesting may be deep)
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(_children(node))
+    for node in reversed(order):
+        sizes[id(node)] = min(MAX_YAML_NODES + 1, 1 + sum(sizes.get(id(c), 1) for c in _children(node)))
+    return sizes[id(root)]
+
+
+def _children(node: Any) -> list[Any]:
+    value = getattr(node, "value", None)
+    if not isinstance(value, list):
+        return []
+    return [n for item in value for n in (item if isinstance(item, tuple) else (item,))]
 
 
 def _key_lines(node: Any, prefix: str = "") -> dict[str, int]:
@@ -310,7 +345,8 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
     out["hosts"] = dict(d["hosts"])
     for name, host in hosts.items():
         h = c.mapping(host, f"hosts.{name}", {"budget_chars": None})
-        out["hosts"][str(name)] = {"budget_chars": c.integer(h.get("budget_chars", out["budget_chars"]),
+        default = d["hosts"].get(str(name), {}).get("budget_chars", out["budget_chars"])  # hosts: {claude: {}}
+        out["hosts"][str(name)] = {"budget_chars": c.integer(h.get("budget_chars", default),
                                                              f"hosts.{name}.budget_chars", 1)}
     out["max_doc_bytes"] = c.integer(top.get("max_doc_bytes", d["max_doc_bytes"]), "max_doc_bytes", 1)
     out["max_prompt_chars"] = c.integer(top.get("max_prompt_chars", d["max_prompt_chars"]), "max_prompt_chars", 1)

@@ -31,10 +31,16 @@ def script() -> None:
     and garbage clean-up per prompt): by then its output is written and its state committed and closed."""
     code = main()
     if _is_hook(sys.argv[1:]):
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:
-            pass  # the editor stopped reading: nothing left to do
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass  # the editor stopped reading: nothing left to do
         os._exit(code)
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:  # `ctx status | head -1`: the reader is done, and so are we, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(code)

@@ -95,13 +95,22 @@ def claude_output(context: str) -> str:
 
 def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
              stderr: TextIO | None = None) -> int:
-    """`ctx hook claude|plain`: always exit 0; context on stdout, or nothing; problems as one stderr line."""
-    stdin = stdin or sys.stdin.buffer
+    """`ctx hook claude|plain`: always exit 0; context on stdout, or nothing; problems as one stderr line.
+
+    A closed stream is None in sys: no input is an empty prompt, no stdout means nothing to answer, no stderr
+    means problems go unsaid; none of them is a traceback."""
+    stdin = stdin or (sys.stdin.buffer if sys.stdin is not None else None)
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    if stdin is None or stdout is None:
+        return 0
 
     def warn(message: str) -> None:
-        print(f"ctx: {message}", file=stderr)
+        if stderr is not None:
+            try:
+                print(f"ctx: {message}", file=stderr)
+            except (OSError, ValueError):
+                pass  # stderr went away: the answer on stdout is all that matters
 
     try:
         opts = _options(args)

@@ -176,6 +176,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
     def walk(directory: str, rel: str) -> None:
         # Kinds come from the directory listing (d_type), so only markdown files cost a stat call: this loop
         # runs on every turn that is not served by `ctx watch`.
+        if rel.count("/") >= MAX_DEPTH:
+            warnings.append(f"skipped {rel}: folders nested deeper than {MAX_DEPTH}")
+            return
         try:
             it = os.scandir(directory)
         except OSError as exc:
@@ -185,6 +188,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
             for entry in it:
                 name = entry.name
                 if name[0] == ".":
+                    continue
+                if not name.isascii() and not _is_utf8(name):
+                    warnings.append(f"skipped a name in {rel or '.'} that is not UTF-8: {name!r}")
                     continue
                 if entry.is_file(follow_symlinks=False):  # a regular file, not a link: the common case first
                     if not name.endswith(".md"):
@@ -210,6 +216,18 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
             files.pop(name, None)
     remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
     return Scan(files, tuple(warnings), remember)
+
+
+MAX_DEPTH = 64  # folders deeper than this are not walked: no docs tree is, and recursion has a limit
+
+
+def _is_utf8(name: str) -> bool:
+    """Whether a file name decoded from the file system is real text (not bytes smuggled as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
@@ -265,6 +283,10 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         data = yaml.safe_load(block)
     except yaml.YAMLError as exc:
         return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # PyYAML raises these past YAMLError (an impossible date, a huge int, deep nesting): one poison doc
+        # is indexed without its front matter and never takes the others down.
+        return {}, body, f"invalid front matter: {type(exc).__name__}: {str(exc)[:120]}"
     if data is None:
         return {}, body, None
     if not isinstance(data, dict):

@@ -32,12 +32,12 @@ def _truncation_line(keywords: Sequence[str], path: str) -> str:
         if kw != path and plain not in seen:
             seen.add(plain)
             shown.append(kw)
-    hint = ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else path
+    hint = ", ".join(shown[:TRUNCATION_KEYWORDS]) if shown else shown_name(path)
     return f"... [WARM: content truncated, mention {hint} to expand] ..."
 
 
 def _omitted(names: Sequence[str], more: int) -> str:
-    listed = ", ".join(names)
+    listed = ", ".join(shown_name(n) for n in names)
     if more:
         listed = f"{listed}, +{more} more" if listed else f"{more} files"
     return listed
@@ -62,10 +62,10 @@ class MarkdownLayout:
         return "\n".join(lines)
 
     def hot(self, index: int, path: str, score: float, body: str) -> str:
-        return f"━━━ [🔥 HOT] {path} (score: {score:.2f}) ━━━\n{body.strip()}"
+        return f"━━━ [🔥 HOT] {shown_name(path)} (score: {score:.2f}) ━━━\n{body.strip()}"
 
     def warm(self, index: int, path: str, score: float, header: str, truncated: bool) -> str:
-        text = f"━━━ [🌡️ WARM] {path} (score: {score:.2f}) ━━━\n{header}"
+        text = f"━━━ [🌡️ WARM] {shown_name(path)} (score: {score:.2f}) ━━━\n{header}"
         if truncated:
             text += "\n" + _truncation_line(self.keywords(path), path)
         return text
@@ -76,6 +76,20 @@ class MarkdownLayout:
     def compose(self, box: str, blocks: Sequence[str], closing: str | None) -> str:
         parts = [box, *blocks] + ([closing] if closing is not None else [])
         return "\n\n".join(parts) + "\n"
+
+
+def shown_name(path: str) -> str:
+    """A doc's name as printed: control characters, line and paragraph separators escaped, so no name can
+    start a line of its own that looks like a banner or an instruction from ctx."""
+    if path.isprintable():
+        return path
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
+                   for ch in path)
+
+
+def _inert(content: str) -> str:
+    """A doc's text inside <document>: its own document tags cannot close or open one of ours."""
+    return content.replace("</document", "&lt;/document").replace("<document", "&lt;document")
 
 
 def _attr(value: str) -> str:
@@ -95,8 +109,9 @@ class XmlLayout:
                 f' chars="{stats.used}" budget="{stats.budget}"{intent}/>{notes}')
 
     def _doc(self, index: int, path: str, tier: str, score: float, content: str) -> str:
-        return (f'<document index="{index}" source="{_attr(path)}" tier="{tier}" score="{score:.2f}">\n'
-                f"{content}\n</document>")
+        source = _attr(shown_name(path))
+        return (f'<document index="{index}" source="{source}" tier="{tier}" score="{score:.2f}">\n'
+                f"{_inert(content)}\n</document>")
 
     def hot(self, index: int, path: str, score: float, body: str) -> str:
         return self._doc(index, path, HOT, score, body.strip())

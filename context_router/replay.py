@@ -126,7 +126,7 @@ def load(path: str) -> list[Conversation]:
     return out
 
 
-def run(ws: Workspace, conversations: list[Conversation], budget: int) -> Report:
+def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str | None = None) -> Report:
     """Replay every conversation in a throwaway session of its own; the sessions are forgotten after."""
     with ws.store.transaction():
         refresh(ws)
@@ -140,7 +140,8 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int) -> Report
         session = f"replay-{os.getpid()}-{n}"
         try:
             for j, turn in enumerate(conv.turns):
-                result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, trust_index=True))
+                result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, host=host,
+                                                  trust_index=True, rate_limited=False))
                 outcomes.append(_outcome(conv.id, j + 1, turn, result.plan))
         finally:
             with ws.store.transaction():

@@ -115,6 +115,12 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         refresh(ws, messages.append)
         docs = ws.store.docs()
     findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
+    for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
+        text = index.read_text(cfg.docs_root, path)
+        problem = index.split_front_matter(text)[2] if text is not None else None
+        message = f"{path}: {problem}"
+        if problem and all(f.message != message for f in findings):
+            findings.append(Finding("warning", message))
     for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned)):
         for path in paths:
             if path not in docs:

@@ -14,6 +14,7 @@ import time
 from . import __version__, attention, index, keywords, lexical, render, sections, tiers
 from . import config as config_mod
 from .errors import InputError, StateError
+from .prompt import human_part
 from .records import record
 from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, loads, set_aside, watch_alive
 
@@ -211,6 +212,7 @@ class TurnRequest:
     host: str | None = None
     dry_run: bool = False
     trust_index: bool | None = None  # None: trust it while a `ctx watch` is running
+    rate_limited: bool = True  # host turns are rate limited unless replayed on purpose
 
 
 @record
@@ -306,7 +308,8 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[s
 
 def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
               fmt: str, budget: int, mass: Mapping[str, float] | None = None, intent: str | None = None,
-              notes: tuple[str, ...] = (), section_query: str | None = None) -> tiers.Plan:
+              notes: tuple[str, ...] = (), section_query: str | None = None,
+              measure: Callable[[str], int] = len) -> tiers.Plan:
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -324,7 +327,37 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     return tiers.fit(cands, _views(ws, paths, section_query), layout, budget, turn, snap.n_docs, intent, notes,
-                     capped)
+                     capped, measure)
+
+
+def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
+            pins: Mapping[str, float]) -> tuple[attention.Update, Any, lexical.LexicalTurn | None]:
+    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, pins."""
+    cfg, store = ws.config, ws.store
+    tokens = keywords.prompt_tokens(prompt)
+    hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
+    weak_signals: tuple[attention.Signal, ...] = ()
+    if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
+        hits, weak_signals = _weak_hits(cfg, hits)
+    sem_turn = None
+    if cfg.semantic.enabled:
+        from . import layers  # the semantic step; numpy only when its model must be rebuilt
+
+        sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
+    signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
+    lex_turn = None
+    if cfg.semantic.enabled and cfg.semantic.lexical:
+        held = frozenset(p for p, fs in session.scores.items() if fs.score >= cfg.hot.threshold)
+        lex_turn = lexical.step(store, prompt, session.semantic.get("lexical") or {}, cfg.hot.threshold,
+                                cfg.warm.threshold, snap.n_docs, held)
+        signals = (*signals, *lex_turn.signals)
+    touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
+    touched.update(t for p in hits for t in related(cfg, snap, p))
+    known = store.known(touched)
+    upd = attention.update(session.scores, turn, hits, known.__contains__,
+                           lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
+                           cfg.coactivation, pins, signals, coactivation_ceiling(cfg))
+    return upd, sem_turn, lex_turn
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -336,7 +369,11 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     if req.budget is not None and req.budget < 0:
         raise InputError(f"--budget must be at least 0, got {req.budget}")
     notices: list[str] = []
-    prompt = req.prompt
+    prompt = human_part(req.prompt)
+    typed = bool(prompt.strip())
+    if not typed:  # nothing a person typed: a read-only turn that moves no score
+        notices.append("note: this prompt is machine text only (a task notification or the like): "
+                       "served read-only")
     if len(prompt) > cfg.max_prompt_chars:
         notices.append(f"note: prompt is {len(prompt):,} characters; matched on its first "
                        f"{cfg.max_prompt_chars:,}")
@@ -351,47 +388,34 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
         # reports), while a `ctx route` is asked for on purpose.
-        limited = req.host is not None and not req.dry_run
+        limited = req.host is not None and req.rate_limited and not req.dry_run
         allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
             notices.append(f"note: session {name!r} had its {cfg.burst} quick turns and then more than "
                            f"{cfg.turns_per_minute} a minute; this turn is served read-only")
-        advance = allowed and not req.dry_run
-        turn = session.turn + 1
-        tokens = keywords.prompt_tokens(prompt)
-        hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
-        weak_signals: tuple[attention.Signal, ...] = ()
-        if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
-            hits, weak_signals = _weak_hits(cfg, hits)
+        advance = allowed and typed and not req.dry_run
+        turn = session.turn + 1 if typed else session.turn
         pins, pin_notes = pin_floors(ws, snap, now)
-        sem_turn = None
-        if cfg.semantic.enabled:
-            from . import layers  # the semantic step; numpy only when its model must be rebuilt
-
-            sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
-        signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
-        lex_turn = None
-        if cfg.semantic.enabled and cfg.semantic.lexical:
-            held = frozenset(p for p, fs in session.scores.items() if fs.score >= cfg.hot.threshold)
-            lex_turn = lexical.step(store, prompt, session.semantic.get("lexical") or {}, cfg.hot.threshold,
-                                    cfg.warm.threshold, snap.n_docs, held)
-            signals = (*signals, *lex_turn.signals)
-        touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
-        touched.update(t for p in hits for t in related(cfg, snap, p))
-        known = store.known(touched)
-        upd = attention.update(session.scores, turn, hits, known.__contains__,
-                               lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
-                               cfg.coactivation, pins, signals, coactivation_ceiling(cfg))
+        sem_turn = lex_turn = None
+        if typed:
+            upd, sem_turn, lex_turn = _update(ws, snap, session, prompt, turn, pins)
+        else:
+            upd = attention.Update(dict(session.scores), {}, frozenset())
         memory = session.semantic
         mass = None
         if sem_turn is not None:
+            from . import layers
+
             memory = sem_turn.memory
             if lex_turn is not None:
                 memory["lexical"] = lex_turn.memory
             mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
-                         lexical.section_query(prompt, session.semantic.get("lexical")))
+                         lexical.section_query(prompt, session.semantic.get("lexical")),
+                         # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
+                         # counts two, and past its limit the model gets a preview instead of the context.
+                         tiers.utf16_units if req.host == "claude" else len)
         # How this turn showed each doc, for `ctx status`: it never claims more than the model saw.
         memory = {**memory, "shown": {**{e.path: e.tier for e in plan.entries},
                                       **dict(zip(plan.omitted, plan.reasons, strict=True))}}

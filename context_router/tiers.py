@@ -116,15 +116,21 @@ def _separator_cost(layout: Layout) -> int:
     return len(layout.compose("", [""], None)) - len(layout.compose("", [], None))
 
 
+def utf16_units(text: str) -> int:
+    """The length a JavaScript host counts: UTF-16 code units (a character past U+FFFF counts two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
-        capped: Sequence[tuple[str, str]] = ()) -> Plan:
-    """Place the candidates, in rank order, inside `budget` characters. capped: (path, reason) of the docs
-    that qualified but the caps left out; they are named with the ones the budget leaves out."""
+        capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len) -> Plan:
+    """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
+    utf16_units for a host that counts UTF-16). capped: (path, reason) of the docs that qualified but the
+    caps left out; they are named with the ones the budget leaves out."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
     widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes))
-    remaining = budget - len(layout.compose(widest, [], None))
+    remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
     for i, cand in enumerate(cands):
@@ -139,22 +145,22 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             if body is None:
                 continue
             text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
-            if len(text) + sep > remaining:
-                text = _cut(layout, len(entries) + 1, cand, view, remaining - sep - _reserve(cands[i + 1:], views,
-                                                                                          remaining))
+            if measure(text) + sep > remaining:
+                room = remaining - sep - _reserve(cands[i + 1:], views, remaining)
+                text = _cut(layout, len(entries) + 1, cand, view, room, measure)
                 tier, was_cut = (HOT, True) if text is not None else (WARM, False)
         if text is None:
             text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
-            if len(text) + sep > remaining:
+            if measure(text) + sep > remaining:
                 omitted.append(cand.path)
                 continue
         entries.append(Entry(cand.path, tier, cand.score, text, was_cut))
-        remaining -= len(text) + sep
+        remaining -= measure(text) + sep
 
     reasons = ["budget"] * len(omitted) + [r for _, r in capped]
     omitted += [p for p, _ in capped]
-    closing = _closing(layout, omitted, reasons, remaining - sep) if omitted and entries else None
-    return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes)
+    closing = _closing(layout, omitted, reasons, remaining - sep, measure) if omitted and entries else None
+    return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure)
 
 
 def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], remaining: int) -> int:
@@ -166,27 +172,38 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], remaining
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
 
 
-def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int) -> str | None:
-    """The HOT block with the doc cut to fit `room` chars, or None when it cannot be cut that small."""
+def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int]
+         ) -> str | None:
+    """The HOT block with the doc cut to fit `room` (as `measure` counts), or None when it cannot be cut that
+    small. The cut counts characters: where the measure counts more, cut again with the difference off."""
     if view.cut is None:
         return None
-    room -= len(layout.hot(index, cand.path, cand.score, ""))
-    body = view.cut(room) if room > 0 else None
-    return layout.hot(index, cand.path, cand.score, body) if body is not None else None
+    room -= measure(layout.hot(index, cand.path, cand.score, ""))
+    for _ in range(3):
+        body = view.cut(room) if room > 0 else None
+        if body is None:
+            return None
+        over = measure(body) - room
+        if over <= 0:
+            return layout.hot(index, cand.path, cand.score, body)
+        room -= over
+    return None
 
 
-def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], room: int) -> str | None:
+def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], room: int,
+             measure: Callable[[str], int]) -> str | None:
     """The longest closing line that names omitted files (with why) and fits in `room`."""
     named = [f"{p} ({r})" for p, r in zip(omitted, reasons, strict=True)]
     for k in range(len(named), -1, -1):
         line = layout.closing(named[:k], len(named) - k)
-        if len(line) <= room:
+        if measure(line) <= room:
             return line
     return None
 
 
 def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: list[str], closing: str | None,
-             turn: int, n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...]) -> Plan:
+             turn: int, n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...],
+             measure: Callable[[str], int] = len) -> Plan:
     if not entries and not notes:  # nothing to show and no note (an expired or suspended pin) to pass on
         return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
     n_hot = sum(1 for e in entries if e.tier == HOT)
@@ -198,13 +215,13 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: 
     for _ in range(4):
         stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent, notes)
         output = layout.compose(layout.box(stats), blocks, closing)
-        if len(output) == used:
+        if measure(output) == used:
             break
-        used = len(output)
-    if len(output) > budget and not entries:
+        used = measure(output)
+    if measure(output) > budget and not entries:
         return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
-    if len(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
+    if measure(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
         return _compose(layout, entries, [dropped, *omitted], ["budget", *reasons], None, turn, n_docs, budget,
-                        intent, notes)
-    return Plan(tuple(entries), tuple(omitted), replace(stats, used=len(output)), output, tuple(reasons))
+                        intent, notes, measure)
+    return Plan(tuple(entries), tuple(omitted), replace(stats, used=measure(output)), output, tuple(reasons))

@@ -85,10 +85,12 @@ def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[s
     for i in shown:
         table.add_column(HEADERS[i], justify="left" if i in LEFT else "right", no_wrap=True, overflow="ellipsis",
                          width=fixed.get(i, doc_width if i == 0 else max(8, spare - doc_width)))
+    from rich.markup import escape
+
     style = {"HOT": "bold red", "WARM": "yellow", "COLD": "blue"}
     for row, r in zip(rows, st.rows, strict=True):
-        cells = list(row)
-        cells[3] = f"[{style[r.tier]}]{row[3]}[/]"
+        cells = [escape(cell) for cell in row]  # doc names and keywords are the user's text, never markup
+        cells[3] = f"[{style[r.tier]}]{cells[3]}[/]"
         table.add_row(*(cells[i] for i in shown))
     return table
 
