@@ -16,7 +16,7 @@ from . import config as config_mod
 from .errors import InputError, StateError
 from .prompt import human_part
 from .records import record
-from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, loads, set_aside, watch_alive
+from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, is_locked, loads, set_aside, watch_alive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -360,29 +360,18 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     return upd, sem_turn, lex_turn
 
 
-def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
-    cfg = ws.config
-    if req.fmt not in render.FORMATS:
-        raise InputError(f"unknown format {req.fmt!r} (expected one of: {', '.join(render.FORMATS)})")
-    if not req.prompt.strip():
-        raise InputError("empty prompt: nothing to route")
-    if req.budget is not None and req.budget < 0:
-        raise InputError(f"--budget must be at least 0, got {req.budget}")
-    notices: list[str] = []
-    prompt = human_part(req.prompt)
-    typed = bool(prompt.strip())
-    if not typed:  # nothing a person typed: a read-only turn that moves no score
-        notices.append("note: this prompt is machine text only (a task notification or the like): "
-                       "served read-only")
-    if len(prompt) > cfg.max_prompt_chars:
-        notices.append(f"note: prompt is {len(prompt):,} characters; matched on its first "
-                       f"{cfg.max_prompt_chars:,}")
-        prompt = prompt[:cfg.max_prompt_chars]
-    budget = req.budget if req.budget is not None else cfg.budget_for(req.host)
-    now = time.time() if now is None else now
-    store = ws.store
-    with store.transaction():
-        trust = req.trust_index if req.trust_index is not None else watch_alive(store.folder)
+HOOK_LOCK_WAIT_S = 1.0  # a hook turn waits this long for another process's write lock, then reads only
+
+
+def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int, now: float, notices: list[str],
+          warn: Warn | None, read_only: bool) -> tuple[tiers.Plan, str, bool, attention.Update]:
+    """The turn inside one transaction: (plan, session name, whether it advanced, the update).
+
+    read_only: another process holds the write lock; show this prompt's turn from the index as it is and
+    save nothing."""
+    cfg, store = ws.config, ws.store
+    with store.read_transaction() if read_only else store.transaction():
+        trust = read_only or (req.trust_index if req.trust_index is not None else watch_alive(store.folder))
         snap = refresh(ws, warn, trust=trust)
         name = store.resolve_session(req.session)
         session = store.session(name)
@@ -393,7 +382,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         if not allowed:
             notices.append(f"note: session {name!r} had its {cfg.burst} quick turns and then more than "
                            f"{cfg.turns_per_minute} a minute; this turn is served read-only")
-        advance = allowed and typed and not req.dry_run
+        advance = allowed and typed and not req.dry_run and not read_only
         turn = session.turn + 1 if typed else session.turn
         pins, pin_notes = pin_floors(ws, snap, now)
         sem_turn = lex_turn = None
@@ -422,8 +411,41 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         if advance:
             store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now)
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
-        elif bucket != session.bucket:
+        elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
+    return plan, name, advance, upd
+
+
+def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
+    cfg = ws.config
+    if req.fmt not in render.FORMATS:
+        raise InputError(f"unknown format {req.fmt!r} (expected one of: {', '.join(render.FORMATS)})")
+    if not req.prompt.strip():
+        raise InputError("empty prompt: nothing to route")
+    if req.budget is not None and req.budget < 0:
+        raise InputError(f"--budget must be at least 0, got {req.budget}")
+    notices: list[str] = []
+    prompt = human_part(req.prompt)
+    typed = bool(prompt.strip())
+    if not typed:  # nothing a person typed: a read-only turn that moves no score
+        notices.append("note: this prompt is machine text only (a task notification or the like): "
+                       "served read-only")
+    if len(prompt) > cfg.max_prompt_chars:
+        notices.append(f"note: prompt is {len(prompt):,} characters; matched on its first "
+                       f"{cfg.max_prompt_chars:,}")
+        prompt = prompt[:cfg.max_prompt_chars]
+    budget = req.budget if req.budget is not None else cfg.budget_for(req.host)
+    now = time.time() if now is None else now
+    if req.host is not None:
+        ws.store.wait_for_lock(HOOK_LOCK_WAIT_S)
+    try:
+        plan, name, advance, upd = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=False)
+    except DatabaseError as exc:
+        if req.host is None or not is_locked(exc):
+            raise
+        notices.append(f"note: another ctx process has held the state for over {HOOK_LOCK_WAIT_S:g} s (a watcher "
+                       "indexing, or another turn): this turn is served read-only")
+        plan, name, advance, upd = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=True)
     if not plan.entries and plan.omitted:
         notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
                        f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "

@@ -85,6 +85,12 @@ def loads(raw: bytes) -> Any:
         raise ForeignState(f"unreadable stored data ({exc})") from None
 
 
+def is_locked(exc: BaseException) -> bool:
+    """Another process holds the write lock (SQLITE_BUSY, or SQLITE_LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (code & 0xFF in (5, 6)) if code is not None else "locked" in str(exc)
+
+
 def is_corruption(exc: BaseException) -> bool:
     """A damaged or foreign file, as opposed to a locked, full or read-only one (whose state must be kept)."""
     if isinstance(exc, ForeignState):
@@ -163,12 +169,14 @@ def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
 
 class _Transaction:
     # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE"):
         self.conn = conn
+        self.begin = begin
 
     def __enter__(self) -> None:
         # IMMEDIATE takes the write lock up front: concurrent turns queue here instead of failing later.
-        self.conn.execute("BEGIN IMMEDIATE")
+        # A read-only turn begins a plain (deferred) transaction: under WAL it reads while another writes.
+        self.conn.execute(self.begin)
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         if kind is None:
@@ -183,6 +191,7 @@ class _Transaction:
 class Store:
     def __init__(self, path: str, warn: Any = None):
         self.path = path
+        self.read_only = False  # inside a read transaction: caches are not written
         self.warn = warn or (lambda message: None)
         try:
             self.conn = self._open()
@@ -276,6 +285,15 @@ class Store:
         """`with store.transaction():` one BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
         return _Transaction(self.conn)
 
+    def read_transaction(self) -> _Transaction:
+        """A transaction that only reads (caches are not written in it): it never waits for a writer."""
+        self.read_only = True
+        return _Transaction(self.conn, "BEGIN")
+
+    def wait_for_lock(self, seconds: float) -> None:
+        """How long a write transaction waits for another process's write lock before it fails."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
     # -- meta and caches -------------------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> Any:
@@ -341,7 +359,8 @@ class Store:
                 quoted = '"' + word.replace('"', "") + '"'
                 known[word] = int(self.conn.execute("SELECT count(*) FROM lex WHERE lex MATCH ?",
                                                     (quoted,)).fetchone()[0])
-                self.conn.execute("INSERT OR REPLACE INTO lex_df VALUES (?, ?)", (word, known[word]))
+                if not self.read_only:
+                    self.conn.execute("INSERT OR REPLACE INTO lex_df VALUES (?, ?)", (word, known[word]))
         return known
 
     def lexical_sections(self, sections: list[tuple[str, str]], query: str, weights: tuple[float, float]

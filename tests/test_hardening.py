@@ -154,3 +154,24 @@ def test_a_reader_that_goes_away_is_no_error(tmp_path):
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0 and done.stderr == "" and done.stdout.startswith("╔══")
+
+
+def test_a_hook_turn_waits_about_a_second_for_the_lock_then_reads_only(sample, isolated_state):
+    import sqlite3
+
+    from context_router.router import route as run
+
+    run(TurnRequest("vault"), str(sample))  # the index is built
+    holder = sqlite3.connect(isolated_state, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock (a watcher absorbing a checkout)
+    try:
+        start = time.monotonic()
+        res = run(TurnRequest("is the kestrel dome closed?", host="claude"), str(sample))
+        waited = time.monotonic() - start
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert 0.9 < waited < 3.0
+    assert not res.advanced and "served read-only" in res.notices[-1]
+    assert "systems/kestrel.md" in {e.path for e in res.plan.entries}  # the prompt's hits are shown
+    assert run(TurnRequest("x", dry_run=True), str(sample)).plan.stats.turn == 2  # nothing was saved
