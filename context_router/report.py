@@ -61,13 +61,15 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
         kws = ws.store.keywords_of(known)
         clusters = {p: c for p, (_, c) in ws.store.sem_by_path(known).items()} if semantic_on else {}
         model = ws.store.get_meta("semantic") if semantic_on else None
+        turns = ws.store.turns([session])
+        last = turns[-1] if turns and turns[-1][1] == sess.turn else None
     memory = sess.semantic
     current = model is not None and memory.get("model") == model["version"]
     frozen = tuple(sorted(int(c) for c in memory.get("frozen", {}))) if current else ()
-    shown = memory.get("shown", {})
-    rows = tuple(StatusRow(p, fs.score, shown.get(p) if shown.get(p) in ("HOT", "WARM") else "COLD",
+    shown: dict[str, str] = {p: how for p, (how, _) in last[4].items()} if last else {}
+    rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
-                           shown.get(p) if shown.get(p) in ("budget", "cap", "intent") else None)
+                           shown[p] if shown.get(p) in ("budget", "cap", "intent") else None)
                  for p, fs in scored)
     return Status(session, sess.turn, rows, snap.n_docs, frozen, semantic_on)
 

@@ -405,11 +405,11 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
                          # counts two, and past its limit the model gets a preview instead of the context.
                          tiers.utf16_units if req.host == "claude" else len)
-        # How this turn showed each doc, for `ctx status`: it never claims more than the model saw.
-        memory = {**memory, "shown": {**{e.path: e.tier for e in plan.entries},
-                                      **dict(zip(plan.omitted, plan.reasons, strict=True))}}
         if advance:
-            store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now)
+            # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
+            shown = {e.path: (e.tier, len(e.text)) for e in plan.entries}
+            shown.update((p, (r, 0)) for p, r in zip(plan.omitted, plan.reasons, strict=True))
+            store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now, (len(plan.output), shown))
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)

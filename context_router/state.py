@@ -63,12 +63,19 @@ CREATE TABLE IF NOT EXISTS pins (
 """
 
 # Version 2: the text index of the lexical evidence (lexical.py), one FTS5 row per doc, its rowid in lex_docs;
-# when each session last wrote a turn (`ctx sessions`, `--session last`, pruning).
+# when each session last wrote a turn (`ctx sessions`, `--session last`, pruning); what each turn showed
+# (`ctx stats`, `ctx chart`) and each doc's cl100k token count, cached per content.
 SCHEMA_V2 = """
 CREATE TABLE IF NOT EXISTS lex_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS lex USING fts5(path, title, headings, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS lex_df (word TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 ALTER TABLE sessions ADD COLUMN updated REAL;
+CREATE TABLE IF NOT EXISTS turns (
+    session TEXT NOT NULL, turn INTEGER NOT NULL, time REAL NOT NULL, chars INTEGER NOT NULL, shown BLOB NOT NULL,
+    PRIMARY KEY (session, turn)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS doc_tokens (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, chars INTEGER NOT NULL,
+    tokens INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (updated);
 """
 
@@ -448,10 +455,16 @@ class Store:
         return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
     def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
-                  bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None) -> None:
+                  bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None,
+                  shown: tuple[int, dict[str, tuple[str, int]]] | None = None) -> None:
+        """shown: (the chars printed, path -> (tier or why left out, chars)) of a turn that printed."""
+        now = now or time.time()
         self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic, updated) "
                           "VALUES (?, ?, ?, ?, ?)",
-                          (name, turn, marshal.dumps(bucket), marshal.dumps(semantic), now or time.time()))
+                          (name, turn, marshal.dumps(bucket), marshal.dumps(semantic), now))
+        if shown is not None:
+            self.conn.execute("INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
+                              (name, turn, now, shown[0], marshal.dumps(shown[1])))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
                               ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
@@ -520,8 +533,28 @@ class Store:
             self.reset(name)
         return names
 
+    def turns(self, names: Iterable[str] | None = None) -> list[tuple[str, int, float, int, dict[str, Any]]]:
+        """(session, turn, time, chars, path -> (tier or why left out, chars)) of the turns that were saved."""
+        query = "SELECT session, turn, time, chars, shown FROM turns"
+        rows = self.conn.execute(query + " ORDER BY session, turn").fetchall() if names is None else \
+            self._select_in(query + " WHERE session IN ({}) ORDER BY session, turn", names)
+        return [(s, t, w, c, loads(sh)) for s, t, w, c, sh in rows]
+
+    def all_history(self, name: str) -> list[tuple[int, str, float, str]]:
+        """(turn, path, score, causes) of every score change in a session, in order."""
+        return list(self.conn.execute("SELECT turn, path, score, causes FROM history WHERE session = ? "
+                                      "ORDER BY turn, rowid", (name,)))
+
+    def doc_tokens(self) -> dict[str, tuple[int, int, int, int]]:
+        """path -> (mtime_ns, size, chars, tokens) as last counted."""
+        return {p: (m, s, c, t) for p, m, s, c, t in self.conn.execute("SELECT * FROM doc_tokens")}
+
+    def save_doc_tokens(self, rows: Iterable[tuple[str, int, int, int, int]]) -> None:
+        self.conn.executemany("INSERT OR REPLACE INTO doc_tokens VALUES (?, ?, ?, ?, ?)", rows)
+
     def reset(self, name: str) -> bool:
         existed = self.conn.execute("DELETE FROM sessions WHERE name = ?", (name,)).rowcount > 0
+        self.conn.execute("DELETE FROM turns WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM history WHERE session = ?", (name,))
         return existed
