@@ -210,6 +210,59 @@ def sessions(as_json: bool = typer.Option(False, "--json", help="JSON output."),
 
 
 @app.command()
+def stats(session: str | None = SessionOpt, all_: bool = typer.Option(False, "--all", help="Every session."),
+          as_json: bool = typer.Option(False, "--json", help="JSON output."), docs: str | None = DocsOpt,
+          config: str | None = ConfigOpt) -> None:
+    """What ctx showed against loading every doc: chars and cl100k tokens a turn, the saving, each doc's
+    showings, the keywords that fired most, the docs never shown.
+
+    \b
+    Example: ctx stats --all
+    """
+    from . import stats as stats_mod
+    from .views import stats_report, token_counter
+
+    count = token_counter()
+    st = _with_workspace(config, docs, lambda ws: stats_mod.compute(
+        ws, None if all_ else [ws.store.resolve_session(_session(session))], count))
+    print(json.dumps(st.to_dict(), ensure_ascii=False) if as_json else stats_report(st))
+
+
+@app.command()
+def chart(session: str | None = SessionOpt,
+          top: int = typer.Option(8, "--docs", help="How many docs: those that mattered most."),
+          last: int | None = typer.Option(None, "--last", help="Only the last T turns."),
+          svg: str | None = typer.Option(None, "--svg", help="Also write the chart as a standalone SVG file."),
+          config: str | None = ConfigOpt) -> None:
+    """File attention over time: each doc's score turn by turn, with the HOT and WARM lines.
+
+    \b
+    Example: ctx chart --docs 6 --last 30 --svg attention.svg
+    """
+    from rich.console import Console
+
+    from . import stats as stats_mod
+    from .views import chart_text
+
+    if top < 1:
+        raise InputError(f"--docs must be at least 1, got {top}")
+    if last is not None and last < 1:
+        raise InputError(f"--last must be at least 1, got {last}")
+    data = _with_workspace(config, None, lambda ws: stats_mod.chart(ws, _session(session), top, last))
+    console = Console()
+    print(chart_text(data, console.width, console.is_terminal))
+    if svg is not None:
+        from .svgchart import render
+
+        try:
+            with open(svg, "w", encoding="utf-8") as fh:
+                fh.write(render(data))
+        except OSError as exc:
+            raise InputError(f"cannot write {svg}: {exc.strerror}") from None
+        print(f"wrote {svg}")
+
+
+@app.command()
 def doctor(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """What ctx finds from here (config, docs, index, watcher, hook), a test turn, and what to fix.
 

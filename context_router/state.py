@@ -127,6 +127,7 @@ class Pin:
 
 
 WATCH_LOCK = "watch.lock"
+CAUSE_SEPARATOR = "\t"  # between a turn's causes in the history: a keyword cause may hold spaces, never a tab
 LAST_SESSION = "last"  # names the most recent session wherever a session is asked for
 MEMORY = ":memory:"  # a throwaway state, for a command that only reads where no state exists yet
 
@@ -470,7 +471,8 @@ class Store:
                               ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
         self.conn.executemany(
             "INSERT INTO history VALUES (?, ?, ?, ?, ?)",
-            ((name, turn, p, scores[p].score if p in scores else 0.0, " ".join(c)) for p, c in causes.items()))
+            ((name, turn, p, scores[p].score if p in scores else 0.0, CAUSE_SEPARATOR.join(c))
+             for p, c in causes.items()))
 
     def history(self, name: str, path: str) -> list[tuple[int, float, str]]:
         return list(self.conn.execute(

@@ -121,7 +121,7 @@ def explanation(ex: Explanation) -> str:
     if not ex.history:
         lines.append("no score changes recorded yet")
     for turn, score, causes in ex.history:
-        lines.append(f"  turn {turn:>4}  {score:.2f}  {bar(score)}  {causes}")
+        lines.append(f"  turn {turn:>4}  {score:.2f}  {bar(score)}  {causes.replace(chr(9), ' ')}")
     return "\n".join(lines)
 
 
@@ -155,3 +155,48 @@ def sessions_table(rows: Any) -> str:
         top = ", ".join(f"{p} {s:.2f}" for p, s in r.top) or "-"
         lines.append(f"{r.name[:38]:<38} {r.turns:>5}  {when:<16}  {top}")
     return "\n".join(lines)
+
+
+def stats_report(st: Any) -> str:
+    """`ctx stats` as plain text."""
+    lines = [f"sessions: {', '.join(st.sessions) or '-'}; turns: {st.turns}; docs: {st.n_docs}"]
+    c = st.chars
+    lines.append(f"context a turn: {c.average:,.0f} chars average, {c.median:,.0f} median, {c.max:,.0f} max")
+    if st.tokens is not None:
+        t = st.tokens
+        lines.append(f"                {t.average:,.0f} tokens average, {t.median:,.0f} median, {t.max:,.0f} max "
+                     "(cl100k, estimated per doc)")
+    every = f"{st.all_chars:,} chars" + (f", {st.all_tokens:,} tokens" if st.all_tokens is not None else "")
+    lines.append(f"loading every doc instead: {every} a turn")
+    saving = f"{st.saving:.0%} of the chars"
+    if st.token_saving is not None:
+        saving += f", {st.token_saving:.0%} of the tokens"
+    lines.append(f"saving: {saving}")
+    if st.docs:
+        lines.append("")
+        lines.append(f"{'doc':<44} {'full':>5} {'header':>7} {'left out':>9}")
+        lines += [f"{d.path[:44]:<44} {d.full:>5} {d.header:>7} {d.left_out:>9}" for d in st.docs]
+    if st.keywords:
+        lines.append("")
+        lines.append("keywords that fired most: " + ", ".join(f"{k} ({n})" for k, n in st.keywords))
+    if st.never_shown:
+        more = len(st.never_shown) - 10
+        lines.append("")
+        lines.append("never shown: " + ", ".join(st.never_shown[:10]) + (f", +{more} more" if more > 0 else ""))
+    return "\n".join(lines)
+
+
+def chart_text(chart: Any, width: int, color: bool) -> str:
+    """The attention chart for a terminal (uniplot): a line per doc, the HOT and WARM thresholds drawn."""
+    from uniplot import plot_to_string
+
+    xs = list(chart.turns)
+    ys = [list(s.scores) for s in chart.series] + [[chart.hot] * len(xs), [chart.warm] * len(xs)]
+    labels = [s.path for s in chart.series] + [f"HOT {chart.hot:.2f}", f"WARM {chart.warm:.2f}"]
+    if len(xs) == 1:  # one turn draws no line: widen it to a flat step
+        xs = [xs[0] - 0.5, xs[0] + 0.5]
+        ys = [y * 2 for y in ys]
+    text = plot_to_string(ys, [xs] * len(ys), lines=True, legend_labels=labels, color=color, y_min=0.0,
+                          y_max=1.05, width=max(30, width - 12), height=14,
+                          title=f"File attention over time: session {chart.session}")
+    return text if isinstance(text, str) else "\n".join(text)
