@@ -69,7 +69,8 @@ def test_chart_in_the_terminal_and_as_svg(ctx, tmp_path):
 
 def test_chart_errors(ctx, tmp_path):
     cfg = project(tmp_path)
-    for args, message in ((["--docs", "0"], "--docs must be at least 1"), (["--last", "0"], "--last must be at least 1"),
+    for args, message in ((["--docs", "0"], "--docs must be at least 1"),
+                          (["--last", "0"], "--last must be at least 1"),
                           ([], "no turns recorded in session 'default'")):
         res = ctx("chart", *args, "--config", str(cfg))
         assert res.code == 2 and message in res.err
