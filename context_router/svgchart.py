@@ -10,8 +10,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .stats import Chart
 
-WIDTH, HEIGHT = 900, 460
-LEFT, RIGHT, TOP, BOTTOM = 60, 250, 40, 50  # margins: the legend sits on the right
+WIDTH, HEIGHT = 1000, 460
+LEFT, RIGHT, TOP, BOTTOM = 60, 330, 40, 50  # margins: the legend sits on the right
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
            "#7f7f7f")
 
@@ -44,7 +44,7 @@ def render(chart: Chart) -> str:
     for name, level, colour in (("HOT", chart.hot, "#b22222"), ("WARM", chart.warm, "#daa520")):
         parts.append(f'<line class="threshold" data-tier="{name}" x1="{LEFT}" y1="{y(level):.1f}" '
                      f'x2="{LEFT + plot_w}" y2="{y(level):.1f}" stroke="{colour}" stroke-dasharray="6 4"/>')
-        parts.append(f'<text x="{LEFT + plot_w + 6}" y="{y(level) + 4:.1f}" fill="{colour}">'
+        parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(level) - 5:.1f}" fill="{colour}" text-anchor="end">'
                      f"{name} {level:.2f}</text>")
     for i, series in enumerate(chart.series):
         colour = PALETTE[i % len(PALETTE)]
@@ -52,8 +52,8 @@ def render(chart: Chart) -> str:
         parts.append(f'<polyline class="doc" data-path={quoteattr(series.path)} fill="none" stroke="{colour}" '
                      f'stroke-width="2" points="{points}"/>')
         ly = TOP + 20 + i * 18
-        parts.append(f'<line x1="{LEFT + plot_w + 60}" y1="{ly - 4}" x2="{LEFT + plot_w + 80}" y2="{ly - 4}" '
+        parts.append(f'<line x1="{LEFT + plot_w + 20}" y1="{ly - 4}" x2="{LEFT + plot_w + 40}" y2="{ly - 4}" '
                      f'stroke="{colour}" stroke-width="3"/>')
-        parts.append(f'<text x="{LEFT + plot_w + 86}" y="{ly}">{escape(series.path)}</text>')
+        parts.append(f'<text x="{LEFT + plot_w + 46}" y="{ly}">{escape(series.path)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
