@@ -22,6 +22,12 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, **PLAIN_
 hook_app = typer.Typer(**PLAIN_HELP, help="Editor hooks: run a turn for a host, or install the hook.")
 install_app = typer.Typer(**PLAIN_HELP, help="Install the hook into a host's settings.")
 uninstall_app = typer.Typer(**PLAIN_HELP, help="Remove our hook from a host's settings.")
+mcp_app = typer.Typer(invoke_without_command=True, rich_markup_mode=None,
+                      context_settings={"help_option_names": ["-h", "--help"]},
+                      help="The router, search and the docs over the Model Context Protocol (stdio).")
+mcp_install_app = typer.Typer(**PLAIN_HELP, help="Add the ctx MCP server to a host's config.")
+app.add_typer(mcp_app, name="mcp")
+mcp_app.add_typer(mcp_install_app, name="install")
 app.add_typer(hook_app, name="hook")
 hook_app.add_typer(install_app, name="install")
 hook_app.add_typer(uninstall_app, name="uninstall")
@@ -478,6 +484,38 @@ def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The u
 
     path = settings_path(project or project_root(os.getcwd()), global_)
     print(f"removed the hook from {path}" if do_uninstall(path) else f"no ctx hook in {path}")
+
+
+@mcp_app.callback()
+def mcp(context: typer.Context, docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
+    """Serve ctx over MCP on stdin/stdout: tools route, search, show, status, explain; docs as ctx://doc/PATH.
+
+    \b
+    Example: ctx mcp   (started by the host; see `ctx mcp install claude`)
+    """
+    if context.invoked_subcommand is not None:
+        return
+    try:
+        from .mcp_server import serve
+    except ImportError as exc:
+        raise CtxError(f"ctx mcp needs the MCP SDK ({exc.name}): pip install 'ctx-router[mcp]'") from None
+    serve(config, docs)
+
+
+@mcp_install_app.command("claude")
+def mcp_install_claude(project: str | None = typer.Option(None, "--project",
+                                                          help="Project folder (else the one found from here).")
+                       ) -> None:
+    """Merge the ctx server into the project's .mcp.json, keeping every other server.
+
+    \b
+    Example: ctx mcp install claude
+    """
+    from .hooks import ctx_executable, project_root
+    from .mcp_server import install_claude as do_install
+
+    path, added = do_install(project or project_root(os.getcwd()), [ctx_executable(), "mcp"])
+    print(f"added the ctx MCP server to {path}" if added else f"the ctx MCP server is already in {path}")
 
 
 def run(argv: list[str]) -> int:

@@ -170,7 +170,7 @@ def _load_settings(path: str) -> dict[str, Any]:
     return data
 
 
-def _write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str) -> None:
     import tempfile
 
     folder = os.path.dirname(path) or "."
@@ -203,17 +203,23 @@ def _is_ours(hook: Any) -> bool:
     return len(words) >= 3 and os.path.basename(words[0]) == "ctx" and words[1:3] == ["hook", "claude"]
 
 
-def hook_command(running: str | None = None) -> str:
-    """`ctx hook claude` when this ctx is the one on PATH (a settings file the team can share); otherwise
-    the full path of this ctx, so a ctx installed in a virtual environment still runs from the editor."""
-    import shlex
+def ctx_executable(running: str | None = None) -> str:
+    """`ctx` when this ctx is the one on PATH (a settings file the team can share); otherwise the full path
+    of this ctx, so a ctx installed in a virtual environment still runs from the editor."""
     import shutil
 
     running = os.path.realpath(running or sys.argv[0])
     on_path = shutil.which("ctx")
     if os.path.basename(running) != "ctx" or (on_path is not None and os.path.realpath(on_path) == running):
-        return HOOK_COMMAND
-    return f"{shlex.quote(running)} hook claude"
+        return "ctx"
+    return running
+
+
+def hook_command(running: str | None = None) -> str:
+    import shlex
+
+    executable = ctx_executable(running)
+    return HOOK_COMMAND if executable == "ctx" else f"{shlex.quote(executable)} hook claude"
 
 
 ROUTER_MARKERS = ("context-router", "context_router", "claude-cognitive", "claude_cognitive")
@@ -279,7 +285,7 @@ def install_claude(path: str, command: str = HOOK_COMMAND, replace: bool = False
         groups.append({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
         changed = True
     if changed:
-        _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     return not ours, others
 
 
@@ -312,7 +318,7 @@ def uninstall_claude(path: str) -> bool:
         if not settings["hooks"]:
             del settings["hooks"]
     if settings:
-        _write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     else:
         os.unlink(path)
     return True

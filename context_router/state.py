@@ -358,6 +358,13 @@ class Store:
             f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s FROM lex JOIN lex_docs d ON "
             "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
+    def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float, str]]:
+        """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query."""
+        return [(p, -s, snippet) for p, s, snippet in self.conn.execute(
+            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, snippet(lex, 3, '**', '**', ' ... ', "
+            "24) FROM lex JOIN lex_docs d ON d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?",
+            (query, limit))]
+
     def lexical_doc_counts(self, words: list[str]) -> dict[str, int]:
         """How many docs' text holds each word (the index's tokenizer stems it), remembered until the text
         index changes: a prompt's words recur, and counting a common one reads its whole posting list."""
