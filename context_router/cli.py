@@ -496,9 +496,11 @@ def mcp(context: typer.Context, docs: str | None = DocsOpt, config: str | None =
     if context.invoked_subcommand is not None:
         return
     try:
-        from .mcp_server import serve
-    except ImportError as exc:
-        raise CtxError(f"ctx mcp needs the MCP SDK ({exc.name}): pip install 'ctx-router[mcp]'") from None
+        import mcp.server  # noqa: F401  (the SDK is an optional extra)
+    except ImportError:
+        raise CtxError("ctx mcp needs the MCP SDK: pip install 'ctx-router[mcp]'") from None
+    from .mcp_server import serve
+
     serve(config, docs)
 
 

@@ -105,3 +105,10 @@ def test_mcp_install_claude_merges_mcp_json(ctx, tmp_path):
     (tmp_path / ".mcp.json").write_text("[1]")
     res = ctx("mcp", "install", "claude")
     assert res.code == 2 and "expected an object with an 'mcpServers' object" in res.err
+
+
+def test_without_the_sdk_ctx_mcp_says_how_to_get_it(ctx, monkeypatch):
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "mcp.server", None)
+    res = ctx("mcp")
+    assert res.code == 1 and res.err.strip() == "ctx: error: ctx mcp needs the MCP SDK: pip install 'ctx-router[mcp]'"
