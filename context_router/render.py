@@ -16,6 +16,14 @@ FORMATS = ("markdown", "xml", "json")
 TRUNCATION_KEYWORDS = 4
 
 
+CHARS_PER_TOKEN = 4  # cl100k averages about 4 characters a token on English docs: an estimate, free to make
+
+
+def estimate_tokens(chars: int) -> int:
+    """A free token estimate for the box and the JSON; `ctx route --tokens` and `ctx stats` count exactly."""
+    return round(chars / CHARS_PER_TOKEN)
+
+
 def cells(text: str) -> int:
     """Terminal cells of a line of the box: a pictograph (U+1F000 and above) takes two, unless a variation
     selector follows it and takes the second (written by hand: unicodedata cannot tell emoji width either)."""
@@ -51,7 +59,7 @@ class MarkdownLayout:
         """The ATTENTION STATE box, its right border aligned in a terminal (emoji take two cells)."""
         head = f"══ ATTENTION STATE [Turn {stats.turn}] ══"
         rows = [f"🔥 Hot: {stats.hot} │ 🌡️ Warm: {stats.warm} │ ❄️ Cold: {stats.cold}",
-                f"Total chars: {stats.used:,} / {stats.budget:,}"]
+                f"Total chars: {stats.used:,} / {stats.budget:,} (≈{estimate_tokens(stats.used):,} tokens)"]
         if stats.intent:
             rows.append(f"Intent: {stats.intent}")
         width = max(cells(head), *(cells(r) + 2 for r in rows))
@@ -141,6 +149,7 @@ def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]]) -> s
         "session": session,
         "budget_chars": plan.stats.budget,
         "used_chars": len(plan.output),
+        "tokens_estimate": estimate_tokens(len(plan.output)),
         "files": [{"path": e.path, "tier": e.tier, "score": round(e.score, 4), "chars": len(e.text),
                    "reasons": list(reasons.get(e.path, ())), **({"cut": True} if e.cut else {})}
                   for e in plan.entries],

