@@ -8,6 +8,7 @@ config.yaml has not changed since the last turn.
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Mapping
 
 from .errors import ConfigError
@@ -56,6 +57,10 @@ DEFAULTS: dict[str, Any] = {
         "recall": True,
     },
 }
+
+
+# Names the shape of the defaults: a config cached by a build with other keys is validated again.
+SCHEMA_ID = f"{zlib.crc32(repr(DEFAULTS).encode()):08x}"
 
 
 @record

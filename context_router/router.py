@@ -53,11 +53,12 @@ class Workspace:
 
 
 def _config_identity(path: str | None) -> tuple[str, int, int, str] | None:
-    """What the cached, validated config is keyed on; another ctx version validates afresh."""
+    """What the cached, validated config is keyed on; another ctx version, or another schema of defaults,
+    validates afresh (a cached config must hold every key this code reads)."""
     if path is None:
         return None
     st = os.stat(path)
-    return (path, st.st_mtime_ns, st.st_size, __version__)
+    return (path, st.st_mtime_ns, st.st_size, f"{__version__}/{config_mod.SCHEMA_ID}")
 
 
 def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: str | None = None,
