@@ -224,6 +224,46 @@ def sessions(as_json: bool = typer.Option(False, "--json", help="JSON output."),
 
 
 @app.command()
+def index(background: bool = typer.Option(False, "--background",
+                                          help="Quietly, and only if no other indexer runs (what a turn starts)."),
+          docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
+    """Index every changed doc now, in small committed chunks, then rebuild the semantic model.
+
+    A turn indexes for index_budget_ms and starts this in the background for the rest.
+
+    \b
+    Example: ctx index
+    """
+    from . import background as bg
+
+    if background:
+        _with_workspace(config, docs, bg.run)
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if console.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("indexing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
+            task = bar.add_task("docs", total=None)
+            ran = _with_workspace(config, docs, lambda ws: bg.run(
+                ws, lambda done, total: bar.update(task, completed=done, total=total)))
+    else:
+        last = [0.0]
+
+        def line(done: int, total: int) -> None:
+            import time
+
+            if time.monotonic() - last[0] >= 2.0 or done == total:
+                last[0] = time.monotonic()
+                _warn(f"indexed {done:,} of {total:,} docs")
+
+        ran = _with_workspace(config, docs, lambda ws: bg.run(ws, line))
+    print("index complete" if ran else "another indexer is running: it will finish the work")
+
+
+@app.command()
 def stats(session: str | None = SessionOpt, all_: bool = typer.Option(False, "--all", help="Every session."),
           as_json: bool = typer.Option(False, "--json", help="JSON output."), docs: str | None = DocsOpt,
           config: str | None = ConfigOpt) -> None:

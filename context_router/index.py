@@ -374,19 +374,27 @@ class Changes:
     removed: tuple[str, ...]
     skipped: tuple[str, ...]
     warnings: tuple[str, ...]
+    pending: tuple[str, ...] = ()  # changed docs not read before the deadline: the next pass reads them
 
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
-         max_bytes: int, vector_dims: int | None = None) -> Changes:
+         max_bytes: int, vector_dims: int | None = None, deadline: float | None = None) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
-    `cached` holds skipped files too, so a binary file is sniffed once, not every turn.
+    `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
+    (time.monotonic()) the docs still to read are left `pending`.
     """
+    import time
+
     changed: list[Doc] = []
     skipped: list[str] = []
     warnings: list[str] = []
+    pending: list[str] = []
     for rel, st in found.items():
         if cached.get(rel) == st:
+            continue
+        if pending or (deadline is not None and changed and time.monotonic() > deadline):
+            pending.append(rel)
             continue
         doc = load_doc(root, rel, st, warm_lines, max_bytes, vector_dims)
         if doc is None:
@@ -396,4 +404,4 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
         changed.append(doc)
         warnings.extend(f"{rel}: {w}" for w in doc.warnings)
     removed = tuple(rel for rel in cached if rel not in found)
-    return Changes(tuple(changed), removed, tuple(skipped), tuple(warnings))
+    return Changes(tuple(changed), removed, tuple(skipped), tuple(warnings), tuple(pending))

@@ -32,17 +32,36 @@ class SemanticTurn:
     memory: dict[str, Any]  # the session's semantic memory after this turn
     intent: str | None
     goal_cosine: dict[str, float]  # cos(doc, G) for the docs near G
+    stale: bool = False  # the model predates the index: the background indexer rebuilds it
 
 
-def model(ws: Workspace, index_version: int) -> dict[str, Any]:
-    """The model's small part (IDF, centroids), rebuilt with numpy when the docs index changed."""
+MODEL_INLINE_DOCS = 2000  # above this many docs a turn never rebuilds the model: the background indexer does
+
+
+def model(ws: Workspace, index_version: int, rebuild: bool = True) -> dict[str, Any] | None:
+    """The model's small part (IDF, centroids), rebuilt with numpy when the docs index changed.
+
+    rebuild=False: a stale model is served as it is (its docs are checked against the index when scored),
+    and None when there is none yet."""
     cfg = ws.config.semantic
     meta = ws.store.get_meta(MODEL_KEY)
     if meta is not None and meta["version"] == index_version and meta["dims"] == cfg.dims and \
             meta["k"] == cfg.clusters:
         return meta  # type: ignore[no-any-return]
+    if not rebuild:
+        return meta if meta is not None and meta["dims"] == cfg.dims and meta["k"] == cfg.clusters else None
+    return save_model(ws, index_version, build_model(ws))
+
+
+def build_model(ws: Workspace) -> semantic.Model:
+    """The model of the docs indexed now (numpy): reads the store, writes nothing."""
+    cfg = ws.config.semantic
     terms = ws.store.doc_terms()
-    built = semantic.build({p: (d, c) for p, (d, c, _) in terms.items()}, cfg.dims, cfg.clusters)
+    return semantic.build({p: (d, c) for p, (d, c, _) in terms.items()}, cfg.dims, cfg.clusters)
+
+
+def save_model(ws: Workspace, index_version: int, built: semantic.Model) -> dict[str, Any]:
+    cfg = ws.config.semantic
     ws.store.save_model(built.paths, built.clusters, built.postings)
     meta = {"version": index_version, "dims": cfg.dims, "k": cfg.clusters, "idf": built.idf,
             "centroids": built.centroids, "sizes": [list(built.clusters.values()).count(c)
@@ -52,10 +71,13 @@ def model(ws: Workspace, index_version: int) -> dict[str, Any]:
 
 
 def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[str, object],
-         scores: Mapping[str, FileScore], index_version: int) -> SemanticTurn:
+         scores: Mapping[str, FileScore], index_version: int, n_docs: int = 0) -> SemanticTurn | None:
+    """None when there is no model yet and this repo is too big to build one inside a turn."""
     cfg = ws.config
     sem = cfg.semantic
-    meta = model(ws, index_version)
+    meta = model(ws, index_version, rebuild=n_docs <= MODEL_INLINE_DOCS)
+    if meta is None:
+        return None
     fresh = memory.get("model") != meta["version"]  # clusters were rebuilt: their numbers mean something else
     frozen: dict[int, list[str]] = {} if fresh else {int(c): list(p) for c, p in memory.get("frozen", {}).items()}
     active: set[int] = set() if fresh else set(memory.get("active", ()))
@@ -111,7 +133,8 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
                   "mass": memory.get("mass", {}) if not fresh else {}}
     goal_cosine = {info[i][0]: cos for i, cos in to_goal.items() if i in info}
     goal_cosine.update({p: to_goal.get(i, 0.0) for p, (i, _) in scored.items()})
-    return SemanticTurn(tuple(signals), new_memory, semantic.intent(prompt) if sem.intent else None, goal_cosine)
+    return SemanticTurn(tuple(signals), new_memory, semantic.intent(prompt) if sem.intent else None, goal_cosine,
+                        meta["version"] != index_version)
 
 
 def masses(ws: Workspace, memory: dict[str, Any], paths: list[str], goal_cosine: Mapping[str, float]

@@ -15,7 +15,7 @@ from . import __version__, attention, index, keywords, lexical, render, sections
 from . import config as config_mod
 from .errors import InputError, StateError
 from .prompt import human_part
-from .records import record
+from .records import record, replace
 from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, is_locked, loads, set_aside, watch_alive
 
 TYPE_CHECKING = False
@@ -38,6 +38,7 @@ class IndexView:
     n_docs: int
     attn: dict[str, tuple[tuple[str, ...], str | None, float | None]]  # path -> (related, pinned, decay)
     version: int  # bumped whenever the index changes (the semantic model follows it)
+    pending: int = 0  # changed docs this pass left for the next one (the background indexer)
 
 
 class Workspace:
@@ -134,10 +135,12 @@ def _keyword_rows(cfg: Config, docs: Mapping[str, index.Doc], counts: Mapping[st
     return {p: [(keywords.index_key(k, counts), k) for k in ks] for p, ks in kws.items()}
 
 
-def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> IndexView:
+def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, seconds: float | None = None
+            ) -> IndexView:
     """Bring the cached index up to date with the docs folder; call inside a write transaction.
 
-    trust: skip the scan, because a live `ctx watch` keeps the index current.
+    trust: skip the scan, because a live `ctx watch` keeps the index current. seconds: read changed docs for
+    at most this long; the rest stay pending (IndexView.pending) for the next pass.
     """
     cfg, store = ws.config, ws.store
     sig = _index_signature(cfg)
@@ -159,15 +162,21 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False) -> Ind
         if cached_bytes is None or marshal.dumps(files) != cached_bytes:
             cached = loads(cached_bytes) if cached_bytes is not None else {}
             if files != cached:
+                deadline = time.monotonic() + seconds if seconds is not None else None
                 changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
-                                     vector_dims(cfg))
+                                     vector_dims(cfg), deadline)
+                if changes.pending:  # the listing names only what is indexed: the rest shows up as changed
+                    later = set(changes.pending)
+                    files = {p: st for p, st in files.items() if p not in later}
+                    files.update((p, cached[p]) for p in later if p in cached)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
     config_changed = meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
     if meta is not None and changes is None and not config_changed:
         return IndexView(meta["n_docs"], meta["attn"], meta["version"])
-    return _store_changes(ws, changes, files, config_changed)
+    view = _store_changes(ws, changes, files, config_changed)
+    return replace(view, pending=len(changes.pending)) if changes is not None else view
 
 
 def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],
@@ -344,7 +353,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     if cfg.semantic.enabled:
         from . import layers  # the semantic step; numpy only when its model must be rebuilt
 
-        sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version)
+        sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version, snap.n_docs)
     signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
     lex_turn = None
     if cfg.semantic.enabled and cfg.semantic.lexical:
@@ -364,16 +373,27 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
 HOOK_LOCK_WAIT_S = 1.0  # a hook turn waits this long for another process's write lock, then reads only
 
 
+@record
+class _Done:
+    plan: tiers.Plan
+    session: str
+    advanced: bool
+    update: attention.Update
+    behind: bool  # docs or the model still to index: the background indexer's work
+    pending: int  # changed docs left unread by this turn
+    n_docs: int  # docs indexed
+
+
 def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int, now: float, notices: list[str],
-          warn: Warn | None, read_only: bool) -> tuple[tiers.Plan, str, bool, attention.Update]:
-    """The turn inside one transaction: (plan, session name, whether it advanced, the update).
+          warn: Warn | None, read_only: bool) -> _Done:
+    """The turn inside one transaction.
 
     read_only: another process holds the write lock; show this prompt's turn from the index as it is and
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
         trust = read_only or (req.trust_index if req.trust_index is not None else watch_alive(store.folder))
-        snap = refresh(ws, warn, trust=trust)
+        snap = refresh(ws, warn, trust=trust, seconds=cfg.index_budget_ms / 1000)
         name = store.resolve_session(req.session)
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
@@ -391,15 +411,15 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             upd, sem_turn, lex_turn = _update(ws, snap, session, prompt, turn, pins)
         else:
             upd = attention.Update(dict(session.scores), {}, frozenset())
-        memory = session.semantic
+        memory = dict(session.semantic)
         mass = None
         if sem_turn is not None:
             from . import layers
 
             memory = sem_turn.memory
-            if lex_turn is not None:
-                memory["lexical"] = lex_turn.memory
             mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
+        if lex_turn is not None:
+            memory["lexical"] = lex_turn.memory
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
                          lexical.section_query(prompt, session.semantic.get("lexical")),
@@ -414,7 +434,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
-    return plan, name, advance, upd
+    behind = bool(snap.pending) or (typed and cfg.semantic.enabled and (sem_turn is None or sem_turn.stale))
+    return _Done(plan, name, advance, upd, behind, snap.pending, snap.n_docs)
 
 
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
@@ -440,13 +461,21 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     if req.host is not None:
         ws.store.wait_for_lock(HOOK_LOCK_WAIT_S)
     try:
-        plan, name, advance, upd = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=False)
+        done = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=False)
     except DatabaseError as exc:
         if req.host is None or not is_locked(exc):
             raise
         notices.append(f"note: another ctx process has held the state for over {HOOK_LOCK_WAIT_S:g} s (a watcher "
                        "indexing, or another turn): this turn is served read-only")
-        plan, name, advance, upd = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=True)
+        done = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=True)
+    plan, name, advance, upd = done.plan, done.session, done.advanced, done.update
+    if done.behind and ws.store.path != MEMORY and not watch_alive(ws.store.folder):
+        from . import background
+
+        background.start(cfg.path, cfg.docs_root, ws.store.path, cfg.docs_root)
+        if done.pending:
+            notices.append(f"note: {done.pending:,} changed docs are being indexed in the background; this turn "
+                           f"used the {done.n_docs:,} indexed so far")
     if not plan.entries and plan.omitted:
         notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
                        f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "

@@ -36,6 +36,7 @@ APPLICATION_ID = 0x63747872  # "ctxr"
 SCHEMA_VERSION = 2
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
+OPEN_ATTEMPTS = 8  # opening a state another process is creating: tries, 0.05 s apart and growing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
@@ -132,13 +133,13 @@ LAST_SESSION = "last"  # names the most recent session wherever a session is ask
 MEMORY = ":memory:"  # a throwaway state, for a command that only reads where no state exists yet
 
 
-def watch_alive(state_dir: str) -> bool:
-    """Whether a `ctx watch` holds the lock on this state folder (it keeps the index current while it lives).
+def watch_alive(state_dir: str, lock: str = WATCH_LOCK) -> bool:
+    """Whether a `ctx watch` (or the process that owns `lock`) holds its lock on this state folder.
 
     An fcntl lock dies with its process, so a killed watcher is never mistaken for a live one.
     """
     try:
-        fd = os.open(os.path.join(state_dir, WATCH_LOCK), os.O_RDONLY)
+        fd = os.open(os.path.join(state_dir, lock), os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False
     import fcntl
@@ -177,16 +178,19 @@ def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
 
 class _Transaction:
     # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
-    def __init__(self, conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE"):
-        self.conn = conn
+    def __init__(self, store: Store, begin: str = "BEGIN IMMEDIATE"):
+        self.store = store
+        self.conn = store.conn
         self.begin = begin
 
     def __enter__(self) -> None:
         # IMMEDIATE takes the write lock up front: concurrent turns queue here instead of failing later.
         # A read-only turn begins a plain (deferred) transaction: under WAL it reads while another writes.
+        self.store.read_only = self.begin != "BEGIN IMMEDIATE"
         self.conn.execute(self.begin)
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        self.store.read_only = False
         if kind is None:
             self.conn.execute("COMMIT")
             return
@@ -201,13 +205,21 @@ class Store:
         self.path = path
         self.read_only = False  # inside a read transaction: caches are not written
         self.warn = warn or (lambda message: None)
-        try:
-            self.conn = self._open()
-        except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
-                raise StateError(f"cannot open state {self.path}: {exc}") from None
-            set_aside(self.path, exc, self.warn)
-            self.conn = self._open()
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                self.conn = self._open()
+                return
+            except sqlite3.DatabaseError as exc:
+                # Two processes creating a new state at once: switching it to WAL needs a lock SQLite does not
+                # wait for. The loser tries again shortly; the schema is then there.
+                if is_locked(exc) and attempt + 1 < OPEN_ATTEMPTS:
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                if not is_corruption(exc):
+                    raise StateError(f"cannot open state {self.path}: {exc}") from None
+                set_aside(self.path, exc, self.warn)
+                self.conn = self._open()
+                return
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -291,12 +303,11 @@ class Store:
 
     def transaction(self) -> _Transaction:
         """`with store.transaction():` one BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
-        return _Transaction(self.conn)
+        return _Transaction(self)
 
     def read_transaction(self) -> _Transaction:
         """A transaction that only reads (caches are not written in it): it never waits for a writer."""
-        self.read_only = True
-        return _Transaction(self.conn, "BEGIN")
+        return _Transaction(self, "BEGIN")
 
     def wait_for_lock(self, seconds: float) -> None:
         """How long a write transaction waits for another process's write lock before it fails."""

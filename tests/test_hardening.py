@@ -41,7 +41,7 @@ BOMB = "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 9) if p else ', '.join(['lol'
 @pytest.mark.parametrize(("text", "message"), [
     (BOMB, "refused: its aliases expand to more than 100,000 values"),
     ("docs: .\nupdated: 2023-02-31\n", "invalid YAML: ValueError: day is out of range for month"),
-    ("a: " + "[" * 5000 + "]" * 5000 + "\n", "invalid YAML: RecursionError"),
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n", "invalid YAML"),  # libyaml: nesting depth; pure PyYAML: recursion
 ])
 def test_a_poison_config_is_one_line_and_quick(ctx, tmp_path, text, message):
     (tmp_path / "config.yaml").write_text(text)

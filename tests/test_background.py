@@ -1,0 +1,99 @@
+"""The background indexer: a turn indexes what fits its time budget, the indexer does the rest in committed
+chunks, resumes after a kill, and runs once per state folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from context_router import background
+from context_router.router import TurnRequest, route, with_workspace
+
+from .conftest import REPO, write_docs
+
+N = 400
+
+
+def project(tmp_path: Path, budget_ms: int = 1) -> Path:
+    write_docs(tmp_path / "docs", {f"d{i:03}.md": f"# Doc {i:03}\n\nword{i:03} " + "filler text. " * 300
+                                   for i in range(N)})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(f"docs: docs\nindex_budget_ms: {budget_ms}\nrate_limit: {{turns_per_minute: 0}}\n")
+    return cfg
+
+
+def indexed(cfg: Path) -> int:
+    def count(ws):
+        with ws.store.read_transaction():
+            return ws.store.doc_count()
+
+    return with_workspace(count, str(cfg))
+
+
+def wait_for(predicate, seconds: float = 60.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_turn_indexes_what_fits_and_the_background_does_the_rest(tmp_path, isolated_state):
+    cfg = project(tmp_path)
+    res = route(TurnRequest("word399 please"), str(cfg))
+    assert any("being indexed in the background" in n for n in res.notices)
+    assert indexed(cfg) < N
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    later = route(TurnRequest("word399 please", session="s2"), str(cfg))
+    assert "d399.md" in {e.path for e in later.plan.entries} and not later.notices
+
+
+def test_the_indexer_resumes_after_a_kill(tmp_path, isolated_state):
+    cfg = project(tmp_path, budget_ms=300)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "context_router", "index", "--config", str(cfg)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_for(lambda: 0 < indexed_or_zero(cfg), 60)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    partial = indexed(cfg)
+    assert 0 < partial <= N
+    done = subprocess.run([sys.executable, "-m", "context_router", "index", "--config", str(cfg)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "index complete" in done.stdout and indexed(cfg) == N
+
+
+def indexed_or_zero(cfg: Path) -> int:
+    try:
+        return indexed(cfg)
+    except Exception:
+        return 0
+
+
+def test_one_indexer_per_state_folder(tmp_path, isolated_state):
+    cfg = project(tmp_path, budget_ms=300)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [subprocess.Popen([sys.executable, "-m", "context_router", "index", "--config", str(cfg)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert sorted(o.strip() for o in outs) == ["another indexer is running: it will finish the work",
+                                               "index complete"]
+    assert indexed(cfg) == N
+
+
+def test_index_progress_is_on_stderr_and_never_on_the_hooks_stdout(tmp_path, isolated_state):
+    cfg = project(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "context_router", "index", "--config", str(cfg)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "index complete" and f"indexed {N:,} of {N:,} docs" in done.stderr
+    payload = json.dumps({"prompt": "word001", "session_id": "h", "cwd": str(tmp_path)})
+    hook = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude", "--config", str(cfg)],
+                          input=payload, env=env, capture_output=True, text=True, timeout=60)
+    assert json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
