@@ -29,15 +29,18 @@ HERE = Path(__file__).resolve().parent
 LAYERS = {"off": "{enabled: false}", "nolex": "{enabled: true, lexical: false}", "on": "{enabled: true}"}
 
 
-def run_once(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, int, bytes]:
-    """(wall seconds, peak RSS in KiB, stdout) of one whole process."""
+def run_once(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str], err: list[bytes] | None = None
+             ) -> tuple[float, int, bytes]:
+    """(wall seconds, peak RSS in KiB, stdout) of one whole process; its stderr appended to `err` if given."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            cwd=cwd, env=env)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE if err is not None else subprocess.DEVNULL, cwd=cwd, env=env)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(stdin)
     proc.stdin.close()
     out = proc.stdout.read()
+    if err is not None and proc.stderr is not None:
+        err.append(proc.stderr.read())
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -74,6 +77,50 @@ def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) 
     return {"hook": h, "python": b, "ratio": h["median_ms"] / b["median_ms"], "peak_rss_mib": max(rss) / 1024}
 
 
+def hook_payload(corpus: Path, n: int, turn: int, session: str) -> bytes:
+    return json.dumps({"session_id": session, "prompt": prompt_for(n, turn), "cwd": str(corpus),
+                       "hook_event_name": "UserPromptSubmit"}).encode()
+
+
+def first_contact(corpus: Path, n: int, env: dict[str, str], limit_s: float = 600.0) -> dict[str, object]:
+    """A new repo: hook turns every 0.3 s on a fresh state until a turn finds nothing left to index.
+    (every turn's wall time, peak RSS, seconds until the index was complete)."""
+    hook = ctx_command() + ["hook", "claude"]
+    times, rss = [], []
+    start = time.perf_counter()
+    complete = None
+    turn = 0
+    while time.perf_counter() - start < limit_s:
+        err: list[bytes] = []
+        t, kib, _ = run_once(hook, hook_payload(corpus, n, turn, "bench-first"), corpus, env, err)
+        times.append(t)
+        rss.append(kib)
+        turn += 1
+        if b"being indexed" not in err[0]:
+            complete = time.perf_counter() - start
+            break
+        time.sleep(0.3)
+    ordered = sorted(times)
+    return {"turns": len(times), "p50_ms": statistics.median(times) * 1000,
+            "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, "max_ms": max(times) * 1000,
+            "peak_rss_mib": max(rss) / 1024, "complete_s": complete}
+
+
+def after_edit(corpus: Path, n: int, env: dict[str, str], runs: int = 5) -> dict[str, float]:
+    """The hook turn right after one doc was edited (a different doc each time)."""
+    hook = ctx_command() + ["hook", "claude"]
+    docs = sorted((corpus / "docs").rglob("*.md"))
+    times, rss = [], []
+    for i in range(runs):
+        doc = docs[(i * 7919) % len(docs)]
+        with doc.open("a", encoding="utf-8") as fh:
+            fh.write(f"\nEdited for the benchmark, run {i}.\n")
+        t, kib, _ = run_once(hook, hook_payload(corpus, n, i, "bench-edit"), corpus, env)
+        times.append(t)
+        rss.append(kib)
+    return {"p50_ms": statistics.median(times) * 1000, "max_ms": max(times) * 1000, "peak_rss_mib": max(rss) / 1024}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="13,1000,10000")
@@ -81,9 +128,11 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--layers", default="off,nolex,on", help="which of off, nolex, on to measure")
+    parser.add_argument("--states", action="store_true", help="also first contact and the turn after an edit")
     args = parser.parse_args()
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
     results = []
+    states: list[dict[str, object]] = []
     for n in (int(s) for s in args.sizes.split(",")):
         corpus = args.corpora / str(n)
         if not (corpus / "config.yaml").exists():
@@ -97,6 +146,9 @@ def main() -> None:
             for stale in state.parent.glob(f"{state.name}*"):
                 stale.unlink()
             env = {**base_env, "CTX_CONFIG": str(config), "CTX_STATE": str(state)}
+            if layer == "on" and args.states:
+                states.append({"docs": n, "state": "first contact", **first_contact(corpus, n, env)})
+            subprocess.run(ctx_command() + ["index"], cwd=corpus, env=env, check=True, capture_output=True)
             results.append({"docs": n, "semantic": layer, "mode": "scan",
                             **measure(corpus, n, args.runs, "bench-scan", env)})
             watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
@@ -109,8 +161,10 @@ def main() -> None:
             finally:
                 watcher.send_signal(2)
                 watcher.wait(timeout=30)
+            if layer == "on" and args.states:
+                states.append({"docs": n, "state": "after an edit", **after_edit(corpus, n, env)})
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"steady": results, "states": states}, indent=2))
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
     print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook median':>11}  {'min':>7}  {'max':>7}  "
@@ -126,6 +180,18 @@ def main() -> None:
             print(f"\n{title} cost (median {on} minus {off}, same mode):")
         for r, o in pairs:
             print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - o['hook']['median_ms']:+.1f} ms")
+
+    if states:
+        print("\nstates a repo goes through (semantic layer on, no watcher; wall time of whole hook turns):")
+        for st in states:
+            if st["state"] == "first contact":
+                done = f"{st['complete_s']:.1f} s" if st["complete_s"] is not None else "not within the limit"
+                print(f"{st['docs']:>6}  first contact: {st['turns']} turns, p50 {st['p50_ms']:.0f} ms, p99 "
+                      f"{st['p99_ms']:.0f} ms, max {st['max_ms']:.0f} ms, peak RSS {st['peak_rss_mib']:.0f} MiB; "
+                      f"index complete after {done}")
+            else:
+                print(f"{st['docs']:>6}  after an edit: p50 {st['p50_ms']:.0f} ms, max {st['max_ms']:.0f} ms, "
+                      f"peak RSS {st['peak_rss_mib']:.0f} MiB")
 
 
 if __name__ == "__main__":
