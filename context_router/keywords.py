@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .words import GENERIC_NAMES, is_word_char, stem, tokens_of
+from .words import doc_name, is_word_char, stem, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,11 +32,8 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     keyword, as five SKILL.md files must not all answer to "skill"."""
     words: list[str] = [*configured, *front_matter]
     if auto:
-        parts = path.split("/")
-        stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
-        if stem.lower() in GENERIC_NAMES:
-            stem = parts[-2] if len(parts) > 1 else ""
-        words += [stem, stem.replace("-", " ").replace("_", " "), title]
+        name = doc_name(path)
+        words += [name, name.replace("-", " ").replace("_", " "), title]
     words.append(path)
     out: list[str] = []
     for word in words:

@@ -9,6 +9,7 @@ from . import index
 from .errors import InputError
 from .keywords import WEAK_OWNERS, is_weak
 from .router import Workspace, doc_keywords, pin_floors, refresh
+from .words import doc_name
 
 
 @dataclass(frozen=True)
@@ -153,19 +154,12 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             doc_names = ", ".join(sorted(configured[kw]))
             findings.append(Finding("warning", f"keyword {kw!r} ({doc_names}) is a common word, so it is weak: it "
                                                "lifts the doc to WARM, never HOT alone; a phrase says more "
-                                               f"(e.g. '{_name(sorted(configured[kw])[0])} {kw}')"))
+                                               f"(e.g. '{_plain(doc_name(sorted(configured[kw])[0]))} {kw}')"))
     return tuple(findings)
 
 
-def _name(path: str) -> str:
-    """A doc's plain name for a suggestion: its file name, or its folder's for a generic one (SKILL.md)."""
-    from .words import GENERIC_NAMES
-
-    parts = path.split("/")
-    stem = parts[-1].removesuffix(".md")
-    if stem.lower() in GENERIC_NAMES and len(parts) > 1:
-        stem = parts[-2]
-    return stem.replace("-", " ").replace("_", " ").lower()
+def _plain(name: str) -> str:
+    return name.replace("-", " ").replace("_", " ").lower()
 
 
 def show(ws: Workspace, path: str, section: str | None = None) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from . import config as config_mod
 from . import index
 from .errors import InputError
-from .words import GENERIC_NAMES
+from .words import doc_name
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 
@@ -47,7 +47,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
     related: dict[str, list[str]] = {}
     for rel, body in bodies.items():
         words: list[str] = []
-        for word in (titles[rel], _name(rel), *(t for t in terms[rel] if owners[t] == 1)):
+        for word in (titles[rel], doc_name(rel).replace("-", " ").replace("_", " "),
+                     *(t for t in terms[rel] if owners[t] == 1)):
             word = " ".join(word.lower().split())
             if word and word not in words and not _common(word, doc_words):
                 words.append(word)
@@ -61,15 +62,6 @@ def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
         if links:
             related[rel] = links
     return {"keywords": keywords, "related": related}
-
-
-def _name(rel: str) -> str:
-    """A doc's name as people say it: its file name, or its folder's for a generic one (SKILL.md)."""
-    parts = rel.split("/")
-    stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
-    if stem.lower() in GENERIC_NAMES:
-        stem = parts[-2] if len(parts) > 1 else ""
-    return stem.replace("-", " ").replace("_", " ")
 
 
 def _terms(body: str) -> list[str]:

@@ -60,6 +60,16 @@ GENERIC_NAMES = frozenset({"readme", "index", "skill", "skills", "claude", "agen
                            "notes", "doc", "docs", "reference", "guide", "summary", "changelog"})
 
 
+def doc_name(path: str) -> str:
+    """A doc's name as people say it: its file name without `.md`, or its folder's name for a generic file
+    name (skills/pdf-report/SKILL.md is "pdf-report"); "" for a generic name at the top (CLAUDE.md)."""
+    parts = path.split("/")
+    stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
+    if stem.lower() in GENERIC_NAMES:
+        return parts[-2] if len(parts) > 1 else ""
+    return stem
+
+
 def split_identifier(token: str) -> list[str]:
     """The parts of a camelCase, PascalCase or snake_case identifier ("DebounceHandler" -> Debounce, Handler;
     "HTTPServer" -> HTTP, Server); a plain word is its own single part."""
