@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import stat
 
 from . import index
 from .errors import StateError
@@ -23,34 +24,72 @@ if TYPE_CHECKING:
 KEY_FILE = "pin.key"
 
 
+KEY_BYTES = 32
+
+
 def key(state_folder: str, create: bool = False) -> bytes | None:
+    """The repo's pin key; None when there is none and `create` is off. A key that is not a regular file,
+    is shorter than 32 bytes or can be read by group or others is refused: a pin it signed proves nothing."""
     path = os.path.join(state_folder, KEY_FILE)
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
-        if not create:
-            return None
-    secret = os.urandom(32)
-    try:
-        os.makedirs(state_folder, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it first
-        return key(state_folder)
+        return _new_key(state_folder, path) if create else None
     except OSError as exc:
-        raise StateError(f"cannot create the pin key {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(secret)
+        raise StateError(f"pin key {path} cannot be read ({exc.strerror}): remove it, then ctx pin again") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise StateError(f"pin key {path} is not a regular file: remove it, then ctx pin again")
+        if st.st_mode & 0o077:
+            raise StateError(f"pin key {path} can be read by others (mode {st.st_mode & 0o777:o}): remove it, "
+                             "then ctx pin again")
+        secret = os.read(fd, 4096)
+    finally:
+        os.close(fd)
+    if len(secret) < KEY_BYTES:
+        raise StateError(f"pin key {path} is {len(secret)} bytes, under {KEY_BYTES}: remove it, then ctx pin again")
     return secret
 
 
-def attestation(docs_root: str, path: str, secret: bytes) -> str | None:
-    """HMAC-SHA256 over the path and the SHA-256 of the doc's bytes; None when the doc cannot be read."""
-    text = index.read_text(docs_root, path)
-    if text is None:
+def _new_key(state_folder: str, path: str) -> bytes:
+    """Write a new key whole or not at all: a private temporary file, synced, then linked into place (which
+    fails if another process made one first; then that one is the key)."""
+    import tempfile
+
+    secret = os.urandom(KEY_BYTES)
+    try:
+        os.makedirs(state_folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=state_folder, prefix=".pin.key.")  # O_EXCL, mode 0600
+    except OSError as exc:
+        raise StateError(f"cannot create the pin key {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(secret)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            found = key(state_folder)
+            assert found is not None
+            return found
+        except OSError as exc:
+            raise StateError(f"cannot create the pin key {path}: {exc.strerror}") from None
+    finally:
+        os.unlink(tmp)
+    return secret
+
+
+def attestation(docs_root: str, path: str, secret: bytes, level: str, expires: float | None) -> str | None:
+    """HMAC-SHA256 over the path, the SHA-256 of the doc's bytes, the pin's level and its expiry; None when
+    the doc cannot be read. A level or expiry changed in the database breaks it."""
+    data = index.read_bytes(docs_root, path)
+    if data is None:
         return None
-    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-    return hmac.new(secret, f"{path}\0{digest}".encode("utf-8", "surrogateescape"), "sha256").hexdigest()
+    digest = hashlib.sha256(data).hexdigest()
+    message = f"{path}\0{digest}\0{level}\0{expires!r}"
+    return hmac.new(secret, message.encode("utf-8", "surrogateescape"), "sha256").hexdigest()
 
 
 def effective(pins: Mapping[str, Pin], docs_root: str, state_folder: str, now: float
@@ -60,7 +99,7 @@ def effective(pins: Mapping[str, Pin], docs_root: str, state_folder: str, now: f
     levels: dict[str, str] = {}
     notes: list[str] = []
     for path, pin in sorted(pins.items()):
-        expected = attestation(docs_root, path, secret) if secret is not None else None
+        expected = attestation(docs_root, path, secret, pin.level, pin.expires) if secret is not None else None
         if expected is None or pin.attestation is None or not hmac.compare_digest(expected, pin.attestation):
             notes.append(f"pinned doc changed since it was pinned: re-pin to trust it ({path})")
             continue

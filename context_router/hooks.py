@@ -11,6 +11,7 @@ import os
 import sys
 
 from .errors import CtxError, InputError
+from .files import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -168,26 +169,6 @@ def _load_settings(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError(f"{path} does not hold a JSON object")
     return data
-
-
-def write_atomic(path: str, text: str) -> None:
-    import tempfile
-
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _is_ours(hook: Any) -> bool:

@@ -230,11 +230,14 @@ def _is_utf8(name: str) -> bool:
     return True
 
 
-def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
-    """The file's text, or None when it is not a readable regular text file inside the root.
+def read_bytes(root: str, rel: str, limit: int | None = None) -> bytes | None:
+    """The file's bytes, or None when it is not a regular file that provably lies inside the root.
 
-    Opened non-blocking and checked with fstat, so a file swapped for a FIFO after the scan cannot hang the
-    turn; resolved first, so a symlink swapped to point outside the root is refused.
+    Resolved first, so a symlink pointing outside the root is refused; opened with O_NOFOLLOW and
+    non-blocking, so a symlink or FIFO swapped in after the check is refused and cannot hang the turn; the
+    opened file's own path is checked again (where the system tells it), so a folder swapped for a link
+    between the check and the open is refused too. A file with more than one hard link is refused: its other
+    names may lie outside the root, and no path check can tell.
     """
     full = os.path.join(root, rel)
     real_root = os.path.realpath(root)
@@ -242,18 +245,44 @@ def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
     if not real.startswith(real_root + os.sep):
         return None
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            return None
+        opened = _opened_path(fd)
+        if opened is not None and not opened.startswith(real_root + os.sep):
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit) if limit is not None else fh.read()
+            return fh.read(limit) if limit is not None else fh.read()
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+def _opened_path(fd: int) -> str | None:
+    """The real path of an open file, where the system can tell (Linux's /proc, macOS's F_GETPATH)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+    try:
+        import fcntl
+
+        raw = fcntl.fcntl(fd, fcntl.F_GETPATH, b"\0" * 1024)  # type: ignore[attr-defined]  # macOS only
+        return os.fsdecode(raw.split(b"\0", 1)[0])
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
+    """The file's text, or None when it is not a readable regular text file inside the root (read_bytes)."""
+    data = read_bytes(root, rel, limit)
+    if data is None:
+        return None
     if b"\0" in data[:SNIFF_BYTES]:
         return None
     return data.decode("utf-8", errors="replace")

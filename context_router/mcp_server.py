@@ -157,7 +157,7 @@ def install_claude(project: str, command: list[str]) -> tuple[str, bool]:
     import json
 
     from .errors import InputError
-    from .hooks import write_atomic
+    from .files import write_atomic
 
     path = os.path.join(project, ".mcp.json")
     data: dict[str, Any] = {}

@@ -38,8 +38,8 @@ def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
         secret = key(ws.store.folder, create=True)
         assert secret is not None
         now = time.time()
-        made = Pin(path, level, now, now + seconds if seconds is not None else None,
-                   attestation(ws.config.docs_root, path, secret))
+        expires = now + seconds if seconds is not None else None
+        made = Pin(path, level, now, expires, attestation(ws.config.docs_root, path, secret, level, expires))
         ws.store.pin(made)
     return made
 

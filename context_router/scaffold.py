@@ -9,6 +9,7 @@ from typing import Any
 from . import config as config_mod
 from . import index
 from .errors import InputError
+from .files import write_atomic
 from .words import doc_name
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
@@ -166,8 +167,5 @@ def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> s
     config_mod.normalise(data, os.path.basename(target))  # what we write must load
     text = "# Written by ctx init; see the README for every key.\n" + yaml.safe_dump(
         data, sort_keys=False, allow_unicode=True, width=120)
-    tmp = os.path.join(os.path.dirname(os.path.abspath(target)), f".{os.path.basename(target)}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, target)
-    return target
+    written = write_atomic(target, text)
+    return f"{target} (-> {written})" if os.path.islink(target) else target

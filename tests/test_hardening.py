@@ -175,3 +175,58 @@ def test_a_hook_turn_waits_about_a_second_for_the_lock_then_reads_only(sample, i
     assert not res.advanced and "served read-only" in res.notices[-1]
     assert "systems/kestrel.md" in {e.path for e in res.plan.entries}  # the prompt's hits are shown
     assert run(TurnRequest("x", dry_run=True), str(sample)).plan.stats.turn == 2  # nothing was saved
+
+
+def test_pins_are_really_attested(ctx, sample, isolated_state):
+    import sqlite3
+
+    assert ctx("pin", "modules/alerts.md", "--config", str(sample)).code == 0
+    db = sqlite3.connect(isolated_state)
+    db.execute("UPDATE pins SET level = 'hot', expires = NULL")  # a HOT pin forged in the database
+    db.commit()
+    db.close()
+    out = ctx("route", "anything at all", "--config", str(sample)).out
+    assert "pinned doc changed since it was pinned: re-pin to trust it (modules/alerts.md)" in out
+    assert "HOT] modules/alerts.md" not in out
+
+
+@pytest.mark.parametrize("problem", ["empty", "short", "readable", "fifo"])
+def test_an_unsafe_pin_key_is_refused(ctx, sample, isolated_state, problem):
+    folder = isolated_state.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    key = folder / "pin.key"
+    if problem == "fifo":
+        os.mkfifo(key)
+    else:
+        key.write_bytes({"empty": b"", "short": b"x" * 16, "readable": b"k" * 32}[problem])
+        key.chmod(0o644 if problem == "readable" else 0o600)
+    start = time.monotonic()
+    res = ctx("pin", "modules/alerts.md", "--config", str(sample))
+    assert time.monotonic() - start < 5
+    assert res.code == 1 and "pin key" in res.err and "remove it, then ctx pin again" in res.err
+    assert res.err.count("\n") == 1
+
+
+def test_a_new_pin_key_is_private_and_whole(ctx, sample, isolated_state):
+    assert ctx("pin", "modules/alerts.md", "--config", str(sample)).code == 0
+    key = isolated_state.parent / "pin.key"
+    assert len(key.read_bytes()) == 32 and key.stat().st_mode & 0o777 == 0o600
+    assert not [p for p in key.parent.iterdir() if p.name.startswith(".pin.key.")]
+
+
+def test_init_writes_through_a_planted_temporary_name_never(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {"a.md": "# A\n"})
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / ".config.yaml.tmp").symlink_to(victim)
+    assert ctx("init", "docs").code == 0
+    assert victim.read_text() == "keep me" and "docs: docs" in (tmp_path / "config.yaml").read_text()
+
+
+def test_a_doc_with_a_second_hard_link_is_not_read(ctx, tmp_path):
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Secret\n\nthe launch codes\n")
+    cfg = project(tmp_path, {"a.md": "# A\n"})
+    os.link(outside, tmp_path / "docs" / "linked.md")
+    res = ctx("route", "launch codes linked", "--config", str(cfg))
+    assert "launch codes" not in res.out and "skipped linked.md" in res.err
