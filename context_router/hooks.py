@@ -134,8 +134,9 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         folder = project_folder(workdir, opts)
         if folder is None:
             return 0  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
-        result = route(TurnRequest(prompt, session=session, host=host), opts.get("config"), opts.get("docs"),
-                       folder, warn)
+        chosen = bool(opts.get("config") or opts.get("docs") or os.environ.get("CTX_CONFIG"))
+        result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen), opts.get("config"),
+                       opts.get("docs"), folder, warn)
         for notice in result.notices:
             warn(notice)
         if result.text:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
 IGNORE_FILES = (".gitignore", ".ctxignore")
+MAX_IGNORE_BYTES = 1_000_000
 SNIFF_BYTES = 8192
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ class _Ignore:
         self.answers: dict[str, bool] = dict(known.answers) if fresh and known is not None else {}
         self.changed = not fresh
         self.match: Callable[[str], bool] | None = None
+        self.warnings: list[str] = []
 
     def __call__(self, relpath: str) -> bool:
         answer = self.answers.get(relpath)
@@ -133,11 +135,16 @@ class _Ignore:
     def _compile(self) -> Callable[[str], bool]:
         lines: list[str] = []
         for name in IGNORE_FILES:
-            try:
-                with open(os.path.join(self.root, name), encoding="utf-8", errors="replace") as fh:
-                    lines += fh.read().splitlines()
-            except OSError:
+            if not os.path.lexists(os.path.join(self.root, name)):
                 continue
+            # Read like a doc (a regular file inside the root, never blocking) and bounded: an ignore file
+            # that is a FIFO, a link to /dev/zero or enormous must not hold the turn.
+            data = read_bytes(self.root, name, limit=MAX_IGNORE_BYTES + 1)
+            if data is None or len(data) > MAX_IGNORE_BYTES:
+                self.warnings.append(f"ignored {name}: not a regular file inside the docs folder, or over "
+                                     f"{MAX_IGNORE_BYTES:,} bytes")
+                continue
+            lines += data.decode("utf-8", errors="replace").splitlines()
         import pathspec
 
         return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
@@ -211,6 +218,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
                     follow(entry, rel + name)
 
     walk(root, "")
+    warnings += matcher.warnings
     if claude_code_project(root):
         for name in HOST_LOADED:
             files.pop(name, None)

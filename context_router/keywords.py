@@ -35,12 +35,9 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
         name = doc_name(path)
         words += [name, name.replace("-", " ").replace("_", " "), title]
     words.append(path)
-    out: list[str] = []
-    for word in words:
-        kw = normalise(word)
-        if kw and kw not in out:
-            out.append(kw)
-    return tuple(out)
+    # dict keys keep the first occurrence's order and de-duplicate in linear time (a doc may carry
+    # thousands of front matter keywords)
+    return tuple(dict.fromkeys(kw for kw in map(normalise, words) if kw))
 
 
 def keyword_tokens(keyword: str) -> list[str]:

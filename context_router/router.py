@@ -223,6 +223,7 @@ class TurnRequest:
     dry_run: bool = False
     trust_index: bool | None = None  # None: trust it while a `ctx watch` is running
     rate_limited: bool = True  # host turns are rate limited unless replayed on purpose
+    contained: bool = False  # a found (not chosen) config may name docs only inside its own folder
 
 
 @record
@@ -438,6 +439,24 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     return _Done(plan, name, advance, upd, behind, snap.pending, snap.n_docs)
 
 
+ENV_ALLOW_DOCS = "CTX_ALLOW_DOCS"  # folders outside a project that a found config may name as docs
+
+
+def _check_contained(cfg: Config) -> None:
+    """A config the hook found in a repo (rather than one the user chose) may not point it at docs outside
+    the folder that holds the config (`docs: ~/`, `../..`) unless the user allowed that folder."""
+    if cfg.path is None:
+        return
+    project = os.path.realpath(os.path.dirname(cfg.path))
+    docs = os.path.realpath(cfg.docs_root)
+    allowed = [os.path.realpath(os.path.expanduser(p)) for p in os.environ.get(ENV_ALLOW_DOCS, "").split(os.pathsep)
+               if p]
+    if any(docs == root or docs.startswith(root.rstrip(os.sep) + os.sep) for root in (project, *allowed)):
+        return
+    raise InputError(f"{cfg.path} names docs outside its project ({cfg.docs_root}); not followed "
+                     f"(allow it with ${ENV_ALLOW_DOCS}={cfg.docs_root})")
+
+
 def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: float | None = None) -> TurnResult:
     cfg = ws.config
     if req.fmt not in render.FORMATS:
@@ -446,8 +465,11 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         raise InputError("empty prompt: nothing to route")
     if req.budget is not None and req.budget < 0:
         raise InputError(f"--budget must be at least 0, got {req.budget}")
+    if req.contained:
+        _check_contained(cfg)
     notices: list[str] = []
-    prompt = human_part(req.prompt)
+    # Bytes smuggled in as surrogates (an argument that is not UTF-8) can be neither matched nor stored.
+    prompt = human_part(req.prompt.encode("utf-8", "replace").decode("utf-8"))
     typed = bool(prompt.strip())
     if not typed:  # nothing a person typed: a read-only turn that moves no score
         notices.append("note: this prompt is machine text only (a task notification or the like): "

@@ -528,6 +528,10 @@ class Store:
 
     def resolve_session(self, name: str) -> str:
         """A session name as given, or for `last` the session that wrote a turn most recently."""
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(f"session name {name!r} is not valid UTF-8") from None
         if name != LAST_SESSION:
             return name
         row = self.conn.execute("SELECT name FROM sessions ORDER BY updated DESC, name LIMIT 1").fetchone()

@@ -230,3 +230,56 @@ def test_a_doc_with_a_second_hard_link_is_not_read(ctx, tmp_path):
     os.link(outside, tmp_path / "docs" / "linked.md")
     res = ctx("route", "launch codes linked", "--config", str(cfg))
     assert "launch codes" not in res.out and "skipped linked.md" in res.err
+
+
+def test_names_and_prompts_that_are_not_utf8(tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    cfg = project(tmp_path, {"a.md": "# Alpha\n"})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    base = [sys.executable, "-m", "context_router"]
+    bad = os.fsdecode(b"s\xff")
+    done = subprocess.run([*base, "route", "alpha", "--session", bad, "--config", str(cfg)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "is not valid UTF-8" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([*base, "status", "--config", str(cfg)], env={**env, "CTX_SESSION": bad},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "is not valid UTF-8" in done.stderr
+    done = subprocess.run([*base, "route", os.fsdecode(b"alpha \xfe"), "--config", str(cfg)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "HOT] a.md" in done.stdout
+
+
+def test_an_ignore_file_that_is_a_fifo_or_a_link_out_is_skipped(ctx, tmp_path):
+    cfg = project(tmp_path, {"a.md": "# Alpha\n"})
+    os.mkfifo(tmp_path / "docs" / ".gitignore")
+    (tmp_path / "docs" / ".ctxignore").symlink_to("/dev/zero")
+    start = time.monotonic()
+    res = ctx("route", "alpha", "--config", str(cfg))
+    assert time.monotonic() - start < 5 and res.code == 0 and "HOT] a.md" in res.out
+    assert "ignored .gitignore" in res.err and "ignored .ctxignore" in res.err
+
+
+def test_thirty_thousand_front_matter_keywords_route_quickly(ctx, tmp_path):
+    keywords = "\n".join(f"  - kw{i}" for i in range(30000))
+    cfg = project(tmp_path, {"big.md": f"---\nkeywords:\n{keywords}\n---\n# Big\n", "b.md": "# B\n"})
+    ctx("route", "warm up", "--config", str(cfg))
+    start = time.monotonic()
+    res = ctx("route", "kw29999 please", "--config", str(cfg))
+    assert time.monotonic() - start < 1.0 and "HOT] big.md" in res.out
+
+
+def test_a_found_config_cannot_point_the_hook_outside_its_project(tmp_path, monkeypatch):
+    outside = tmp_path / "home-notes"
+    write_docs(outside, {"secrets.md": "# Secrets\n\nbank pin\n"})
+    project_dir = tmp_path / "repo"
+    (project_dir / ".git").mkdir(parents=True)
+    (project_dir / "config.yaml").write_text("docs: ../home-notes\n")
+    code, out, err = hook("claude", payload("secrets bank pin", project_dir))
+    assert (code, out) == (0, "") and "names docs outside its project" in err and "CTX_ALLOW_DOCS" in err
+    monkeypatch.setenv("CTX_ALLOW_DOCS", str(outside))
+    code, out, err = hook("claude", payload("secrets bank pin", project_dir))
+    assert code == 0 and "secrets.md" in out
