@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
 IGNORE_FILES = (".gitignore", ".ctxignore")
 MAX_IGNORE_BYTES = 1_000_000
+MAX_IGNORE_LINES = 10_000
+MAX_PATTERN_CHARS = 512
+MAX_PATTERN_GLOBSTARS = 4
 SNIFF_BYTES = 8192
 
 if TYPE_CHECKING:
@@ -144,7 +147,13 @@ class _Ignore:
                 self.warnings.append(f"ignored {name}: not a regular file inside the docs folder, or over "
                                      f"{MAX_IGNORE_BYTES:,} bytes")
                 continue
-            lines += data.decode("utf-8", errors="replace").splitlines()
+            for line in data.decode("utf-8", errors="replace").splitlines()[:MAX_IGNORE_LINES]:
+                # pathspec turns each pattern into a regular expression: a long pattern full of `**` can
+                # backtrack for minutes on one path, so such patterns are left out (and said).
+                if len(line) > MAX_PATTERN_CHARS or line.count("**") > MAX_PATTERN_GLOBSTARS:
+                    self.warnings.append(f"ignored a pattern in {name}: too long or too many '**' to match safely")
+                    continue
+                lines.append(line)
         import pathspec
 
         return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]

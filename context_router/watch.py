@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import queue
+import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +90,14 @@ class Watcher:
         from watchdog.observers import Observer
 
         lock_path = os.path.join(self.ws.store.folder, WATCH_LOCK)
-        self.lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise StateError(f"cannot open {lock_path}: {exc.strerror}") from None
+        if not stat.S_ISREG(os.fstat(self.lock_fd).st_mode):  # a FIFO or device here must not hang a watcher
+            os.close(self.lock_fd)
+            self.lock_fd = None
+            raise StateError(f"{lock_path} is not a regular file: remove it")
         try:
             fcntl.flock(self.lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -283,3 +283,34 @@ def test_a_found_config_cannot_point_the_hook_outside_its_project(tmp_path, monk
     monkeypatch.setenv("CTX_ALLOW_DOCS", str(outside))
     code, out, err = hook("claude", payload("secrets bank pin", project_dir))
     assert code == 0 and "secrets.md" in out
+
+
+def test_ignore_patterns_that_backtrack_cannot_hold_a_turn(ctx, tmp_path):
+    cfg = project(tmp_path, {"a.md": "# Alpha\n", "sub/b.md": "# Beta\n"})
+    (tmp_path / "docs" / ".gitignore").write_text("**/" * 40 + "a*a*a*a*a*a*a*a*b\n" + "x" * 2000 + "\nsub/\n")
+    start = time.monotonic()
+    res = ctx("route", "alpha beta", "--config", str(cfg), "-f", "json")
+    assert time.monotonic() - start < 5 and res.code == 0
+    assert {f["path"] for f in json.loads(res.out)["files"]} == {"a.md"}  # the sane pattern still applies
+    assert "ignored a pattern in .gitignore" in res.err
+
+
+def test_a_watch_lock_that_is_not_a_file_is_an_error(ctx, sample, isolated_state):
+    isolated_state.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(isolated_state.parent / "watch.lock")
+    from context_router.watch import Watcher
+
+    watcher = Watcher(str(sample))
+    with pytest.raises(Exception, match="watch.lock is not a regular file"):
+        watcher.start()
+    watcher.stop()
+    res = ctx("route", "kestrel", "--config", str(sample))  # a turn is not held by it either
+    assert res.code == 0 and "kestrel" in res.out
+
+
+def test_a_state_folder_that_is_a_file_is_one_line(ctx, tmp_path, monkeypatch):
+    monkeypatch.delenv("CTX_STATE")
+    cfg = project(tmp_path, {"a.md": "# Alpha\n"})
+    (tmp_path / ".ctx").write_text("not a folder")
+    res = ctx("route", "alpha", "--config", str(cfg))
+    assert res.code == 1 and "cannot create state folder" in res.err and res.err.count("\n") == 1
