@@ -262,31 +262,25 @@ class Store:
         # transaction. Several processes may get here at once: the version check under the write lock
         # makes exactly one of them create the schema.
         conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                for statement in (SCHEMA + SCHEMA_V2).split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        Store._migrate(conn, 0, SCHEMA + SCHEMA_V2, f"PRAGMA application_id = {APPLICATION_ID}")
 
     @staticmethod
     def _upgrade(conn: sqlite3.Connection) -> None:
-        """Version 1 -> 2: add the text index; sessions, pins and history are kept. The docs index is rebuilt
-        (its signature carries the ctx version), which fills the text index."""
+        """Version 1 -> 2: add the text index; sessions (kept, their idle time counted from now), pins and
+        history are kept. The docs index is rebuilt (its signature carries the ctx version), which fills the
+        text index."""
+        Store._migrate(conn, 1, SCHEMA_V2, f"UPDATE sessions SET updated = {time.time()!r}")
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection, version: int, statements: str, last: str) -> None:
+        """Run `statements`, then `last`, and set the schema version: once, under the write lock, and only
+        while the file is still at `version` (another process may have done it first)."""
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 1:
-                for statement in SCHEMA_V2.split(";"):
+            if conn.execute("PRAGMA user_version").fetchone()[0] == version:
+                for statement in (statements + ";" + last).split(";"):
                     if statement.strip():
                         conn.execute(statement)
-                conn.execute("UPDATE sessions SET updated = ?", (time.time(),))  # kept, counted from now
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
