@@ -12,8 +12,8 @@ import zlib
 from collections.abc import Mapping
 
 from .errors import ConfigError
-from .index import doc_path
 from .records import record
+from .store.index import doc_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -18,10 +18,10 @@ def _is_hook(args: list[str]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if _is_hook(args):
-        from .hooks import run_hook
+        from .faces.hooks import run_hook
 
         return run_hook(args[1], args[2:])
-    from .cli import run
+    from .faces.cli import run
 
     return run(args)
 

@@ -11,21 +11,33 @@ import marshal
 import os
 import time
 
-from . import __version__, attention, index, keywords, lexical, render, sections, tiers
+from . import __version__
 from . import config as config_mod
 from .errors import InputError, StateError
-from .prompt import human_part
 from .records import record, replace
-from .state import MEMORY, DatabaseError, Store, default_path, is_corruption, is_locked, loads, set_aside, watch_alive
+from .store import index
+from .store.state import (
+    MEMORY,
+    DatabaseError,
+    Store,
+    default_path,
+    is_corruption,
+    is_locked,
+    loads,
+    set_aside,
+    watch_alive,
+)
+from .turn import attention, keywords, lexical, render, sections, tiers
+from .turn.prompt import human_part
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, TypeVar
 
-    from .attention import FileScore
     from .config import Config
-    from .state import Session
+    from .store.state import Session
+    from .turn.attention import FileScore
 
     Warn = Callable[[str], None]
     T = TypeVar("T")
@@ -249,7 +261,7 @@ def pin_floors(ws: Workspace, snap: IndexView, now: float) -> tuple[dict[str, fl
     pins = ws.store.pins()
     if not pins:
         return out, ()
-    from .attest import effective  # hashlib and hmac only when there are pins to check
+    from .store.attest import effective  # hashlib and hmac only when there are pins to check
 
     levels, notes = effective(pins, cfg.docs_root, ws.store.folder, now)
     for path, level in levels.items():
@@ -324,7 +336,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
-        from .semantic import intent_caps
+        from .turn.semantic import intent_caps
 
         hot_max, warm_max = intent_caps(intent, hot_max, warm_max)
     caps = tiers.Caps(cfg.hot.threshold, hot_max, cfg.warm.threshold, warm_max)
@@ -352,7 +364,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         hits, weak_signals = _weak_hits(cfg, hits)
     sem_turn = None
     if cfg.semantic.enabled:
-        from . import layers  # the semantic step; numpy only when its model must be rebuilt
+        from .turn import layers  # the semantic step; numpy only when its model must be rebuilt
 
         sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version, snap.n_docs)
     signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
@@ -415,7 +427,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         memory = dict(session.semantic)
         mass = None
         if sem_turn is not None:
-            from . import layers
+            from .turn import layers
 
             memory = sem_turn.memory
             mass = layers.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
@@ -492,7 +504,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         done = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=True)
     plan, name, advance, upd = done.plan, done.session, done.advanced, done.update
     if done.behind and ws.store.path != MEMORY and not watch_alive(ws.store.folder):
-        from . import background
+        from .store import background
 
         background.start(cfg.path, cfg.docs_root, ws.store.path, cfg.docs_root)
         if done.pending:

@@ -1,6 +1,6 @@
 import pytest
 
-from context_router.attention import FileScore, update
+from context_router.turn.attention import FileScore, update
 
 
 def run(prev, turn, hits=None, related=None, pins=None, rate=0.7, known=lambda p: True, co=0.35):

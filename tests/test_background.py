@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from context_router import background
 from context_router.router import TurnRequest, route, with_workspace
+from context_router.store import background
 
 from .conftest import REPO, write_docs
 

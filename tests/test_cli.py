@@ -231,7 +231,7 @@ def test_bare_groups_print_their_help_and_succeed(ctx):
 
 
 def test_ctrl_c_exits_130_quietly(ctx, monkeypatch):
-    from context_router import report
+    from context_router.faces import report
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -300,9 +300,9 @@ def test_init_keywords_are_what_people_type(ctx, tmp_path):
 def test_status_table_fits_the_terminal(ctx, sample):
     from rich.console import Console
 
-    from context_router import report
+    from context_router.faces import report
+    from context_router.faces.views import rich_table
     from context_router.router import with_workspace
-    from context_router.views import rich_table
 
     ctx("route", "kestrel dome and vault backups and the gpu on lighthouse", "--config", str(sample))
     st = with_workspace(lambda ws: report.status(ws, "default"), str(sample))

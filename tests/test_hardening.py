@@ -111,9 +111,9 @@ def test_prompts_nobody_typed_move_nothing(tmp_path):
 def test_rich_markup_in_names_and_keywords_is_text(ctx, tmp_path):
     from rich.console import Console
 
-    from context_router import report
+    from context_router.faces import report
+    from context_router.faces.views import rich_table
     from context_router.router import with_workspace
-    from context_router.views import rich_table
 
     cfg = project(tmp_path, {"[bold]x[/bold].md": "# X\n"}, "keywords: {\"[bold]x[/bold].md\": [\"[/x]\", xx]}\n")
     ctx("route", "xx", "--config", str(cfg))
@@ -298,7 +298,7 @@ def test_ignore_patterns_that_backtrack_cannot_hold_a_turn(ctx, tmp_path):
 def test_a_watch_lock_that_is_not_a_file_is_an_error(ctx, sample, isolated_state):
     isolated_state.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(isolated_state.parent / "watch.lock")
-    from context_router.watch import Watcher
+    from context_router.faces.watch import Watcher
 
     watcher = Watcher(str(sample))
     with pytest.raises(Exception, match="watch.lock is not a regular file"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from context_router.hooks import install_claude, run_hook, uninstall_claude
+from context_router.faces.hooks import install_claude, run_hook, uninstall_claude
 
 from .conftest import REPO
 
@@ -125,7 +125,7 @@ def test_install_merges_and_is_idempotent(tmp_path):
 
 
 def test_hook_command_names_a_ctx_off_path(tmp_path, monkeypatch):
-    from context_router.hooks import _is_ours, hook_command
+    from context_router.faces.hooks import _is_ours, hook_command
 
     script = tmp_path / "venv dir" / "bin" / "ctx"
     script.parent.mkdir(parents=True)
@@ -190,7 +190,7 @@ def test_hook_path_imports_nothing_heavy(sample, ignore_file):
     probe = (
         "import io, sys\n"
         "before = set(sys.modules)  # what the interpreter and its site hooks loaded, not the turn\n"
-        "from context_router.hooks import run_hook\n"
+        "from context_router.faces.hooks import run_hook\n"
         f"raw = {payload('lighthouse please', sample.parent)!r}\n"
         "out = io.StringIO()\n"
         "run_hook('claude', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
@@ -226,7 +226,7 @@ def test_console_script_hook_subprocess(sample):
 
 
 def test_hook_through_the_typer_app(sample, monkeypatch, capsys):
-    from context_router.cli import run
+    from context_router.faces.cli import run
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"the kestrel dome")))
     assert run(["hook", "plain", "--config", str(sample), "--session", "t"]) == 0

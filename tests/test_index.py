@@ -3,8 +3,8 @@ import socket
 
 import pytest
 
-from context_router import index
 from context_router.errors import DocsError
+from context_router.store import index
 
 from .conftest import write_docs
 

@@ -1,4 +1,4 @@
-from context_router.keywords import doc_keywords, index_key, match_all
+from context_router.turn.keywords import doc_keywords, index_key, match_all
 
 
 def hits(keywords: dict[str, list[str]], prompt: str) -> dict[str, list[str]]:
@@ -71,7 +71,7 @@ def test_generic_file_names_take_their_folder_name():
 
 
 def test_weak_keywords():
-    from context_router.keywords import is_weak
+    from context_router.turn.keywords import is_weak
 
     assert is_weak("test", 1) and is_weak("services", 1)  # common words, inflected too
     assert is_weak("kestrel", 3) and not is_weak("kestrel", 2)  # shared by three docs

@@ -7,10 +7,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from context_router.attention import FileScore, update
-from context_router.render import MarkdownLayout, XmlLayout
 from context_router.router import TurnRequest, route
-from context_router.tiers import Caps, DocView, candidates, fit, rank
+from context_router.turn.attention import FileScore, update
+from context_router.turn.render import MarkdownLayout, XmlLayout
+from context_router.turn.tiers import Caps, DocView, candidates, fit, rank
 
 WORDS = ["legion", "orin", "pipe", "gpu", "vault", "api", "port", "alpha", "beta", "node"]
 text_st = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300)
@@ -110,7 +110,7 @@ def test_fuzz_no_exception_escapes(cfg, tree, prompts, budget, monkeypatch):
     import yaml
 
     from context_router.errors import CtxError
-    from context_router.report import status
+    from context_router.faces.report import status
     from context_router.router import with_workspace
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_router import sections
-from context_router.render import MarkdownLayout
-from context_router.tiers import HOT, Candidate, DocView, fit
+from context_router.turn import sections
+from context_router.turn.render import MarkdownLayout
+from context_router.turn.tiers import HOT, Candidate, DocView, fit
 
 from .conftest import write_docs
 

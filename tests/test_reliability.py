@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from context_router.hooks import run_hook
+from context_router.faces.hooks import run_hook
 from context_router.router import TurnRequest, route
 
 from .conftest import REPO, write_docs
@@ -228,7 +228,7 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
 def test_a_version_1_state_is_upgraded_keeping_its_sessions(ctx, sample, isolated_state):
     import marshal
 
-    from context_router import state
+    from context_router.store import state
 
     isolated_state.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(isolated_state)

@@ -1,8 +1,8 @@
 import json
 
-from context_router.attention import FileScore
-from context_router.render import MarkdownLayout, XmlLayout, to_json
-from context_router.tiers import Caps, DocView, candidates, fit, rank
+from context_router.turn.attention import FileScore
+from context_router.turn.render import MarkdownLayout, XmlLayout, to_json
+from context_router.turn.tiers import Caps, DocView, candidates, fit, rank
 
 CAPS = Caps(0.8, 4, 0.25, 8)
 LAYOUT = MarkdownLayout(lambda p: ("alpha", "beta", p))
@@ -34,7 +34,7 @@ def test_markdown_shape():
     assert lines[0].startswith("╔══ ATTENTION STATE [Turn 7] ══") and lines[0].endswith("╗")
     assert lines[1].startswith("║ 🔥 Hot: 1 │ 🌡️ Warm: 1 │ ❄️ Cold: 11 ") and lines[1].endswith(" ║")
     assert lines[2].startswith(f"║ Total chars: {len(plan.output):,} / 25,000 ") and lines[2].endswith(" ║")
-    from context_router.render import cells
+    from context_router.turn.render import cells
 
     assert len({cells(line) for line in lines[:4]}) == 1  # the right border is straight in a terminal
     assert "━━━ [🔥 HOT] d00.md (score: 1.00) ━━━" in lines

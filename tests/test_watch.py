@@ -10,9 +10,9 @@ import time
 import pytest
 
 from context_router.errors import StateError
+from context_router.faces.watch import Watcher
 from context_router.router import TurnRequest, route
-from context_router.state import watch_alive
-from context_router.watch import Watcher
+from context_router.store.state import watch_alive
 
 from .conftest import REPO, write_docs
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .records import record
+from ..records import record
 from .tiers import HOT
 
 TYPE_CHECKING = False

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from .errors import InputError
-from .index import user_doc_path
-from .router import Workspace, refresh
-from .state import Pin
+from ..errors import InputError
+from ..router import Workspace, refresh
+from ..store.index import user_doc_path
+from ..store.state import Pin
 
 
 def parse_ttl(text: str) -> float:
@@ -27,7 +27,7 @@ def parse_ttl(text: str) -> float:
 
 def pin(ws: Workspace, path: str, level: str, ttl: str | None = None) -> Pin:
     """Pin with an attestation; a HOT pin lasts `pin_ttl_hours` (24 h) unless --ttl says otherwise."""
-    from .attest import attestation, key
+    from ..store.attest import attestation, key
 
     path = user_doc_path(ws.config.docs_root, path)
     seconds = parse_ttl(ttl) if ttl is not None else (ws.config.pin_ttl_hours * 3600 if level == "hot" else None)

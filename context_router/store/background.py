@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from .router import Workspace, refresh
+from ..router import Workspace, refresh
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
                 break
             time.sleep(PAUSE_SECONDS)
         if ws.config.semantic.enabled:
-            from . import layers
+            from ..turn import layers
 
             # Built outside the write lock (seconds at 100,000 docs), saved in one short transaction, and only
             # if no turn changed the index meanwhile (the next indexer run would build again).

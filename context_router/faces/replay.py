@@ -11,10 +11,10 @@ import json
 import os
 from dataclasses import dataclass
 
-from . import index
-from .errors import InputError
-from .router import TurnRequest, Workspace, refresh, run_turn
-from .tiers import HOT, Plan
+from ..errors import InputError
+from ..router import TurnRequest, Workspace, refresh, run_turn
+from ..store import index
+from ..turn.tiers import HOT, Plan
 
 KINDS_ORDER = ("keyword", "paraphrase", "followup")
 

@@ -15,13 +15,13 @@ import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import index
-from .errors import CtxError, StateError
-from .router import Workspace, apply_changes, open_workspace, refresh, vector_dims
-from .state import WATCH_LOCK
+from ..errors import CtxError, StateError
+from ..router import Workspace, apply_changes, open_workspace, refresh, vector_dims
+from ..store import index
+from ..store.state import WATCH_LOCK
 
 if TYPE_CHECKING:
-    from .router import Warn
+    from ..router import Warn
 
 DEBOUNCE_SECONDS = 0.2
 
@@ -159,7 +159,7 @@ class Watcher:
     def _rebuild_model(self, version: int) -> None:
         """Rebuild the semantic model here, in the background, so no turn pays for it (inside a transaction)."""
         if self.ws.config.semantic.enabled:
-            from .layers import model
+            from ..turn.layers import model
 
             model(self.ws, version)
 

@@ -15,8 +15,8 @@ WARM, scaled by their share.
 
 from __future__ import annotations
 
+from ..records import record
 from .attention import FLOOR, Signal
-from .records import record
 from .words import GENERIC_NAMES, content_words, split_identifier, split_words, tokens_of
 
 TYPE_CHECKING = False
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-    from .state import Store
+    from ..store.state import Store
 
 FIELD_WEIGHTS = (3.0, 4.0, 2.0, 1.0)  # path, title, headings, body
 SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text

@@ -12,8 +12,8 @@ import hmac
 import os
 import stat
 
+from ..errors import StateError
 from . import index
-from .errors import StateError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ output, box and closing line included, never exceeds the budget.
 
 from __future__ import annotations
 
-from .records import record, replace
+from ..records import record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

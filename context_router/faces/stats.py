@@ -11,10 +11,10 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import index
-from .errors import InputError
-from .router import Workspace, refresh
-from .state import CAUSE_SEPARATOR
+from ..errors import InputError
+from ..router import Workspace, refresh
+from ..store import index
+from ..store.state import CAUSE_SEPARATOR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

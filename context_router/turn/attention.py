@@ -6,7 +6,7 @@ Scores live in a plain dict: only files ever hit carry a score, so a turn touche
 
 from __future__ import annotations
 
-from .records import record, replace
+from ..records import record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import stat
 
-from .errors import DocsError
-from .records import record
+from ..errors import DocsError
+from ..records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -390,8 +390,8 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     h = 0.0
     lexical_fields = None
     if vector_dims is not None:
-        from .lexical import fields
-        from .semantic import entropy, hashed_counts, pack_counts
+        from ..turn.lexical import fields
+        from ..turn.semantic import entropy, hashed_counts, pack_counts
 
         terms = pack_counts(hashed_counts(body, vector_dims))
         h = entropy(body)

@@ -7,11 +7,12 @@ import os
 import time
 from dataclasses import dataclass
 
-from . import config as config_mod
-from . import hooks, index
-from .errors import CtxError
-from .router import TurnRequest, Workspace, refresh, run_turn, with_workspace
-from .state import watch_alive
+from .. import config as config_mod
+from ..errors import CtxError
+from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
+from ..store import index
+from ..store.state import watch_alive
+from . import hooks
 
 TEST_PROMPT = "what does this project do?"
 

@@ -6,11 +6,11 @@ import os
 import re
 from typing import Any
 
-from . import config as config_mod
-from . import index
-from .errors import InputError
-from .files import write_atomic
-from .words import doc_name
+from .. import config as config_mod
+from ..errors import InputError
+from ..store import index
+from ..store.files import write_atomic
+from ..turn.words import doc_name
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 

@@ -18,10 +18,10 @@ try:
 except ImportError:  # pragma: no cover - an interpreter without the C module's public name
     import sqlite3  # type: ignore[no-redef]
 
-from .attention import FileScore
-from .errors import InputError, StateError
+from ..errors import InputError, StateError
+from ..records import record
+from ..turn.attention import FileScore
 from .index import Doc
-from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import CtxError, InputError
-from .files import write_atomic
+from ..errors import CtxError, InputError
+from ..store.files import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def _options(args: list[str]) -> dict[str, str]:
 
 def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
     """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
-    from . import fastjson
+    from .. import fastjson
 
     try:
         data = fastjson.loads(raw.decode("utf-8"))
@@ -75,7 +75,7 @@ ENV_PROJECT = "CLAUDE_PROJECT_DIR"
 def project_folder(workdir: str, opts: dict[str, str]) -> str | None:
     """The folder a hook turn runs from: where a ctx config is found from its cwd up (or from Claude Code's
     project folder); None when there is none and the user set no default (--config, $CTX_CONFIG, --docs)."""
-    from .config import ENV_CONFIG, discover
+    from ..config import ENV_CONFIG, discover
 
     if opts.get("config") or opts.get("docs") or os.environ.get(ENV_CONFIG):
         return workdir
@@ -88,7 +88,7 @@ def project_folder(workdir: str, opts: dict[str, str]) -> str | None:
 
 
 def claude_output(context: str) -> str:
-    from .fastjson import dumps_str
+    from ..fastjson import dumps_str
 
     return ('{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": '
             f"{dumps_str(context)}}}}}")
@@ -126,7 +126,7 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         if not prompt.strip():
             return 0  # an empty prompt does not advance the turn and shows nothing
         session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
-        from .router import TurnRequest, route
+        from ..router import TurnRequest, route
 
         workdir = cwd or os.getcwd()
         if not os.path.isdir(workdir):
@@ -309,7 +309,7 @@ def uninstall_claude(path: str) -> bool:
 def project_root(cwd: str) -> str:
     """Where a project's `.claude/` belongs: the folder of the ctx config found from `cwd`, else the repository
     root above it, else `cwd`."""
-    from .config import discover
+    from ..config import discover
 
     found = discover(None, cwd)
     if found is not None:

@@ -13,10 +13,12 @@ import os
 import sys
 from typing import Any
 
-from . import __version__, lexical, report
-from .errors import CtxError
-from .router import TurnRequest, Workspace, refresh, run_turn, with_workspace
-from .words import content_words
+from .. import __version__
+from ..errors import CtxError
+from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
+from ..turn import lexical
+from ..turn.words import content_words
+from . import report
 
 MAX_DOC_RESOURCES = 500  # docs listed one by one as resources; past that, the template alone
 DEFAULT_SESSION = "mcp"
@@ -156,8 +158,8 @@ def install_claude(project: str, command: list[str]) -> tuple[str, bool]:
     """Merge ctx's server into the project's `.mcp.json`, keeping every other server. (path, added)."""
     import json
 
-    from .errors import InputError
-    from .files import write_atomic
+    from ..errors import InputError
+    from ..store.files import write_atomic
 
     path = os.path.join(project, ".mcp.json")
     data: dict[str, Any] = {}

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import heapq
 
+from ..records import record
 from . import semantic
 from .attention import FLOOR, ZERO_SIGNAL, Signal
-from .records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from ..router import Workspace
     from .attention import FileScore
-    from .router import Workspace
 
 MODEL_KEY = "semantic"
 MASS_MOVE = 0.1  # recompute masses once the goal vector has moved this far (Euclidean)

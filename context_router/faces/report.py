@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from . import index
-from .errors import InputError
-from .keywords import WEAK_OWNERS, is_weak
-from .router import Workspace, doc_keywords, pin_floors, refresh
-from .words import doc_name
+from ..errors import InputError
+from ..router import Workspace, doc_keywords, pin_floors, refresh
+from ..store import index
+from ..turn.keywords import WEAK_OWNERS, is_weak
+from ..turn.words import doc_name
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def _plain(name: str) -> str:
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
     """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
     docs folder are read."""
-    from . import sections
+    from ..turn import sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
     text = index.read_text(ws.config.docs_root, rel) if rel.endswith(".md") else None

@@ -12,7 +12,7 @@ import math
 from array import array
 from zlib import crc32
 
-from .records import record
+from ..records import record
 from .words import STOPWORDS, tokens_of
 
 TYPE_CHECKING = False

@@ -10,8 +10,8 @@ from typing import Any
 
 import typer
 
-from . import __version__
-from .errors import EXIT_USAGE, CtxError, InputError
+from .. import __version__
+from ..errors import EXIT_USAGE, CtxError, InputError
 from .hooks import ENV_SESSION
 
 # Plain click help (no rich panels): flags show no value placeholder, and -h works like --help everywhere.
@@ -48,7 +48,7 @@ def _session(value: str | None) -> str:
 
 def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any], create: bool = True) -> Any:
     """Run fn on the workspace; create=False for a command that only reads (it leaves no state behind)."""
-    from .router import with_workspace
+    from ..router import with_workspace
 
     return with_workspace(fn, config, docs, warn=_warn, create=create)
 
@@ -80,8 +80,8 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
     \b
     Example: ctx route is the gpu on lighthouse throttling
     """
-    from .router import TurnRequest
-    from .router import route as run_route
+    from ..router import TurnRequest
+    from ..router import route as run_route
 
     prompt = " ".join(words) if words else None
     if prompt is None:
@@ -234,7 +234,7 @@ def index(background: bool = typer.Option(False, "--background",
     \b
     Example: ctx index
     """
-    from . import background as bg
+    from ..store import background as bg
 
     if background:
         _with_workspace(config, docs, bg.run)

@@ -7,7 +7,7 @@ to see it (`ctx show PATH [SECTION]`). Pure: the ranking of sections against the
 
 from __future__ import annotations
 
-from .records import record
+from ..records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,0 +1,1 @@
+"""The faces: the CLI, editor hooks, the MCP server, watch, and the read-only views and reports."""
