@@ -1,6 +1,6 @@
 """Evidence from the docs' text: a BM25 ranking of every doc against the turn, from SQLite's FTS5 index.
 
-The index (state.py) holds four fields per doc, weighted path 3, title 4, headings 2, body 1: what a doc is
+The index (store/state.py) holds four fields per doc, weighted path 3, title 4, headings 2, body 1: what a doc is
 called says more than one of its sentences. FTS5's porter tokenizer stems both sides; identifiers are split
 before indexing ("DebounceHandler" is also "debounce handler"), so "debouncing" meets it.
 
@@ -106,7 +106,8 @@ def _clear_best(scores: Mapping[str, float]) -> str | None:
 def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float, n_docs: int,
          held: frozenset[str] = frozenset()) -> LexicalTurn:
     """This turn's signals from the text, and the rankings to remember. held: the docs HOT before this turn."""
-    query = _or(telling(store, content_words(prompt)[:MAX_TERMS], n_docs))
+    said = content_words(prompt)[:MAX_TERMS]
+    query = _or(telling(store, said, n_docs))
     own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
     history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]
@@ -134,7 +135,7 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
             signals.append(Signal(path, FLOOR, warm + share * (ceiling - warm), f"lexical:{share:.2f}"))
             n += 1
     keep = len(HISTORY_WEIGHTS)
-    words = [content_words(prompt)[:MAX_TERMS], *memory.get("words", ())][:keep]
+    words = [said, *memory.get("words", ())][:keep]
     return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words})
 
 
