@@ -1,8 +1,8 @@
 """Words as the relevance steps compare them: identifiers split, stop and filler words out, stems.
 
 Shared by the keyword matcher (inflections: "Budgets" meets the keyword "budget"), the text index's query
-(lexical.py) and the semantic layer's vectors. Stems come from the Snowball English stemmer; its module is
-imported alone (not the package's every language).
+(lexical.py) and the semantic layer's vectors. Stems come from the Snowball English stemmer (PyStemmer's C
+build of it when installed).
 """
 
 from __future__ import annotations
@@ -115,9 +115,11 @@ def content_words(text: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _english() -> Any:
-    from snowballstemmer.english_stemmer import EnglishStemmer
+    # snowballstemmer hands out PyStemmer's C stemmer when it is installed (a dependency): 30 times faster
+    # than its pure-Python one, which it falls back to, with the same stems.
+    import snowballstemmer
 
-    return EnglishStemmer()
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=65536)
