@@ -451,6 +451,18 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     return _Done(plan, name, advance, upd, behind, snap.pending, snap.n_docs)
 
 
+def index_in_background(ws: Workspace) -> bool:
+    """Start the background indexer for this state (unless a watcher or an indexer does the work already, or
+    the state is a throwaway one). Whether the work is being done."""
+    if ws.store.path == MEMORY:
+        return False
+    if not watch_alive(ws.store.folder):
+        from .store import background
+
+        background.start(ws.config.path, ws.config.docs_root, ws.store.path, ws.config.docs_root)
+    return True
+
+
 ENV_ALLOW_DOCS = "CTX_ALLOW_DOCS"  # folders outside a project that a found config may name as docs
 
 
@@ -503,10 +515,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
                        "indexing, or another turn): this turn is served read-only")
         done = _turn(ws, req, prompt, typed, budget, now, notices, warn, read_only=True)
     plan, name, advance, upd = done.plan, done.session, done.advanced, done.update
-    if done.behind and ws.store.path != MEMORY and not watch_alive(ws.store.folder):
-        from .store import background
-
-        background.start(cfg.path, cfg.docs_root, ws.store.path, cfg.docs_root)
+    if done.behind and index_in_background(ws):
         if done.pending:
             notices.append(f"note: {done.pending:,} changed docs are being indexed in the background; this turn "
                            f"used the {done.n_docs:,} indexed so far")

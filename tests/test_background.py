@@ -97,3 +97,12 @@ def test_index_progress_is_on_stderr_and_never_on_the_hooks_stdout(tmp_path, iso
     hook = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude", "--config", str(cfg)],
                           input=payload, env=env, capture_output=True, text=True, timeout=60)
     assert json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_status_on_a_repo_still_indexing_says_so_and_keeps_it_going(ctx, tmp_path, isolated_state):
+    cfg = project(tmp_path)
+    route(TurnRequest("word001"), str(cfg))  # leaves most docs to the indexer
+    out = ctx("status", "--config", str(cfg)).out
+    assert "more still to index" in out or indexed(cfg) == N
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    assert "more still to index" not in ctx("status", "--config", str(cfg)).out

@@ -75,7 +75,7 @@ def _workspace_checks(ws: Workspace) -> list[Check]:
         out.append(Check("ok", "watcher: none (not needed under 1,000 docs)"))
     start = time.perf_counter()
     with store.transaction():
-        refresh(ws)
+        refresh(ws, seconds=cfg.index_budget_ms / 1000)
     result = run_turn(ws, TurnRequest(TEST_PROMPT, session="doctor", host="claude", dry_run=True))
     elapsed = (time.perf_counter() - start) * 1000
     shown = ", ".join(f"{e.path} ({e.tier})" for e in result.plan.entries[:3]) or "nothing"

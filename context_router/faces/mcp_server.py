@@ -48,7 +48,7 @@ class Tools:
 
         def find(ws: Workspace) -> list[dict[str, Any]]:
             with ws.store.transaction():
-                refresh(ws)
+                refresh(ws, seconds=ws.config.index_budget_ms / 1000)
                 rows = ws.store.lexical_snippets(" OR ".join('"' + w.replace('"', "") + '"' for w in words),
                                                  lexical.FIELD_WEIGHTS, max(1, min(k, 50)))
             return [{"path": p, "score": round(s, 3), "snippet": snippet} for p, s, snippet in rows]
@@ -69,7 +69,7 @@ class Tools:
     def doc_paths(self) -> list[str]:
         def paths(ws: Workspace) -> list[str]:
             with ws.store.transaction():
-                refresh(ws)
+                refresh(ws, seconds=ws.config.index_budget_ms / 1000)
                 return sorted(ws.store.docs())
 
         return self._run(paths)  # type: ignore[no-any-return]

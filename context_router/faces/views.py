@@ -66,7 +66,8 @@ LEFT = (0, 2, 3, 6, 7)
 
 def _title(st: Status) -> str:
     frozen = f"; frozen clusters: {', '.join(map(str, st.frozen))}" if st.frozen else ""
-    return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs{frozen}"
+    pending = f" ({st.pending:,} more still to index)" if st.pending else ""
+    return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs{pending}{frozen}"
 
 
 def rich_table(st: Status, count: Callable[[str], int] | None, body: Callable[[str], str], width: int = 80) -> Any:
