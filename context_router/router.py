@@ -165,12 +165,13 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     files: dict[str, index.Stat] = {}
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
-        scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
+        cached_bytes = store.get_meta_bytes("index_files")
+        quick, folders = _quick_scan(store, cached_bytes) if meta is not None else (None, None)
+        scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick)
         if scan.ignore is not None:
             store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
         # Comparing the serialised listing first skips decoding the cached one when nothing changed.
         files = scan.files
-        cached_bytes = store.get_meta_bytes("index_files")
         if cached_bytes is None or marshal.dumps(files) != cached_bytes:
             cached = loads(cached_bytes) if cached_bytes is not None else {}
             if files != cached:
@@ -181,6 +182,12 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
                     later = set(changes.pending)
                     files = {p: st for p, st in files.items() if p not in later}
                     files.update((p, cached[p]) for p in later if p in cached)
+        complete = changes is None or not changes.pending
+        # A quick scan may trust these folders only while the listing they came with is the whole truth.
+        trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": 0}
+        if quick is not None and folders is not None:
+            trusted.update(full_at=folders["full_at"], cursor=folders["cursor"] + SAMPLE_DOCS)
+        store.put_meta(FOLDERS_KEY, trusted if complete and scan.folders is not None else None)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
@@ -189,6 +196,30 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         return IndexView(meta["n_docs"], meta["attn"], meta["version"])
     view = _store_changes(ws, changes, files, config_changed)
     return replace(view, pending=len(changes.pending)) if changes is not None else view
+
+
+FOLDERS_KEY = "folders"
+QUICK_FROM_DOCS = 2000  # below this many docs every turn stats every doc, as it always did
+SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place
+FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then a turn scans everything again
+
+
+def _quick_scan(store: Store, cached_bytes: bytes | None) -> tuple[index.Quick | None, dict[str, Any] | None]:
+    """(what a quick scan may trust, the folders record it came from), or (None, None) for a full scan.
+
+    On a big docs folder a turn lists only the folders whose mtime moved (adds, removes, renames move it),
+    stats a rotating sample of docs for edits in place, and scans everything once a minute: the per-turn
+    cost stops growing with the number of docs. A doc shown in full is always read from disk at the turn."""
+    folders = store.get_meta(FOLDERS_KEY)
+    if not folders or cached_bytes is None or time.time() - folders["full_at"] >= FULL_SCAN_EVERY_S:
+        return None, None
+    listing: dict[str, index.Stat] = loads(cached_bytes)
+    if len(listing) < QUICK_FROM_DOCS:
+        return None, None
+    paths = list(listing)
+    start = folders["cursor"] % len(paths)
+    sample = paths[start:start + SAMPLE_DOCS] + paths[:max(0, start + SAMPLE_DOCS - len(paths))]
+    return index.Quick(folders["folders"], listing, tuple(sample)), folders
 
 
 def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],

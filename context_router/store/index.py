@@ -54,6 +54,19 @@ class Scan:
     files: dict[str, Stat]
     warnings: tuple[str, ...]
     ignore: IgnoreAnswers | None = None  # the ignore answers to remember, when they changed
+    folders: dict[str, tuple[int, tuple[str, ...], bool]] | None = None  # rel folder -> (mtime_ns, subfolders,
+    # holds links): what a quick scan may trust while the folder's mtime stands
+
+
+@record
+class Quick:
+    """What a quick scan trusts: an earlier scan's folders and listing. A folder whose mtime has not moved
+    holds the same names (adds, removes and renames move it), so it is not listed again and its docs keep
+    their cached (mtime, size); `sample` docs are statted afresh to catch edits in place."""
+
+    folders: dict[str, tuple[int, tuple[str, ...], bool]]
+    files: dict[str, Stat]
+    sample: tuple[str, ...]
 
 
 @record
@@ -159,18 +172,27 @@ class _Ignore:
         return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
 
 
-def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
+def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | None = None) -> Scan:
     """Every indexable markdown file under root: relative path -> (mtime_ns, size).
 
     known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
+    quick: trust the folders that have not changed since that scan (see Quick); ignored when the ignore
+    files changed.
     """
     check_root(root)
     real_root = os.path.realpath(root)
     matcher = _Ignore(root, known_ignores)
     ignored = matcher if matcher.fingerprint else None
+    if quick is not None and matcher.changed:
+        quick = None  # other ignore rules: every folder is listed again
     files: dict[str, Stat] = {}
     warnings: list[str] = []
     seen_dirs = {real_root}
+    folders: dict[str, tuple[int, tuple[str, ...], bool]] = {}
+    by_folder: dict[str, list[str]] = {}
+    if quick is not None:
+        for path in quick.files:
+            by_folder.setdefault(path[:path.rfind("/") + 1], []).append(path)
 
     def inside(real: str) -> bool:
         return real == real_root or real.startswith(real_root + os.sep)
@@ -195,6 +217,22 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
         if rel.count("/") >= MAX_DEPTH:
             warnings.append(f"skipped {rel}: folders nested deeper than {MAX_DEPTH}")
             return
+        try:
+            mtime = os.stat(directory).st_mtime_ns
+        except OSError as exc:
+            warnings.append(f"cannot read folder {rel or '.'}: {exc.strerror}")
+            return
+        known = quick.folders.get(rel) if quick is not None else None
+        if known is not None and known[0] == mtime and not known[2]:
+            assert quick is not None
+            folders[rel] = known
+            for path in by_folder.get(rel, ()):
+                files[path] = quick.files[path]
+            for sub in known[1]:
+                walk(os.path.join(directory, sub), rel + sub + "/")
+            return
+        subfolders: list[str] = []
+        links = False
         try:
             it = os.scandir(directory)
         except OSError as exc:
@@ -222,17 +260,28 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None) -> Scan:
                 elif entry.is_dir(follow_symlinks=False):
                     relpath = rel + name + "/"
                     if ignored is None or not ignored(relpath):
+                        subfolders.append(name)
                         walk(entry.path, relpath)
                 elif entry.is_symlink():
+                    links = True  # where a link points can change without the folder's mtime moving
                     follow(entry, rel + name)
+        folders[rel] = (mtime, tuple(subfolders), links)
 
     walk(root, "")
+    if quick is not None:
+        for path in quick.sample:
+            if path in files:
+                try:
+                    st = os.stat(os.path.join(root, path), follow_symlinks=False)
+                except OSError:
+                    continue  # gone: its folder's mtime moved, or the next full scan will see it
+                files[path] = (st.st_mtime_ns, st.st_size)
     warnings += matcher.warnings
     if claude_code_project(root):
         for name in HOST_LOADED:
             files.pop(name, None)
     remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
-    return Scan(files, tuple(warnings), remember)
+    return Scan(files, tuple(warnings), remember, folders)
 
 
 MAX_DEPTH = 64  # folders deeper than this are not walked: no docs tree is, and recursion has a limit

@@ -1,0 +1,75 @@
+"""Quick scans of big docs folders: only the folders whose mtime moved are listed, a rotating sample of docs
+is statted for edits in place, everything is scanned again once a minute; small folders as always."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from context_router import router
+from context_router.router import TurnRequest, route
+from context_router.store import index
+
+from .conftest import write_docs
+
+N = 2100  # above router.QUICK_FROM_DOCS
+
+
+@pytest.fixture
+def big(tmp_path: Path) -> Path:
+    write_docs(tmp_path / "docs", {f"g{i % 7}/d{i:04}.md": f"# Doc {i:04}\n\nbody {i}\n" for i in range(N)})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
+    route(TurnRequest("warm up"), str(cfg))  # the index is built and the folders are remembered
+    route(TurnRequest("warm up"), str(cfg))
+    return cfg
+
+
+def test_an_unchanged_folder_is_not_listed_or_statted_again(tmp_path):
+    write_docs(tmp_path, {"a/x.md": "# X\n", "b/y.md": "# Y\n"})
+    first = index.scan(str(tmp_path))
+    assert first.folders is not None
+    fake = {**first.files, "a/x.md": (1, 1)}  # a stat that only the cache could hold
+    quick = index.Quick(first.folders, fake, sample=("b/y.md",))
+    again = index.scan(str(tmp_path), quick=quick)
+    assert again.files["a/x.md"] == (1, 1)  # trusted: folder a/ did not change and x.md was not sampled
+    assert again.files["b/y.md"] == first.files["b/y.md"]
+    (tmp_path / "a" / "z.md").write_text("# Z\n")  # an add moves the folder's mtime
+    os.utime(tmp_path / "a", ns=(time.time_ns(), time.time_ns() + 10**9))
+    third = index.scan(str(tmp_path), quick=quick)
+    assert "a/z.md" in third.files and third.files["a/x.md"] != (1, 1)
+
+
+def test_adds_and_removes_are_seen_on_the_next_turn(big, tmp_path):
+    new = tmp_path / "docs" / "g3" / "brandnew.md"
+    new.write_text("# Brandnew\n\nzebra crossing\n")
+    assert "HOT] g3/brandnew.md" in route(TurnRequest("brandnew"), str(big)).text
+    new.unlink()
+    (tmp_path / "docs" / "g3").touch()
+    assert "brandnew" not in route(TurnRequest("brandnew"), str(big)).text
+
+
+def test_an_edit_in_place_is_seen_once_sampled(big, tmp_path, monkeypatch):
+    doc = tmp_path / "docs" / "g1" / "d0001.md"
+    doc.write_text("# Quokkas\n\nbody 1, now about quokkas\n")
+    monkeypatch.setattr(router, "SAMPLE_DOCS", N)  # this turn's sample covers every doc
+    res = route(TurnRequest("quokkas"), str(big))
+    assert "g1/d0001.md" in res.text
+
+
+def test_everything_is_scanned_again_after_a_minute(big, tmp_path, monkeypatch):
+    doc = tmp_path / "docs" / "g2" / "d0002.md"
+    doc.write_text("# Wombats\n\nbody 2, now about wombats\n")
+    monkeypatch.setattr(router, "SAMPLE_DOCS", 0)
+    monkeypatch.setattr(router, "FULL_SCAN_EVERY_S", 0.0)
+    assert "g2/d0002.md" in route(TurnRequest("wombats"), str(big)).text
+
+
+def test_without_a_sample_or_a_full_scan_an_edit_in_place_waits(big, tmp_path, monkeypatch):
+    doc = tmp_path / "docs" / "g4" / "d0004.md"
+    doc.write_text("# Numbats\n\nbody 4\n")
+    monkeypatch.setattr(router, "SAMPLE_DOCS", 0)  # the quick scan is what it says: the folder is trusted
+    assert "g4/d0004.md" not in route(TurnRequest("numbats"), str(big)).text
