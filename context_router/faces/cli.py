@@ -14,7 +14,7 @@ from .. import __version__
 from ..errors import EXIT_USAGE, CtxError, InputError
 from .hooks import ENV_SESSION
 
-# Plain click help (no rich panels): flags show no value placeholder, and -h works like --help everywhere.
+# Plain click help (no rich panels): a flag shows no `<bool>` as if it took a value, and -h works like --help.
 PLAIN_HELP: dict[str, Any] = {"no_args_is_help": True, "rich_markup_mode": None,
                               "context_settings": {"help_option_names": ["-h", "--help"]}}
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, **PLAIN_HELP,
