@@ -18,9 +18,17 @@ from .conftest import write_docs
 N = 2100  # above router.QUICK_FROM_DOCS
 
 
+def age_folders(root: Path, seconds: float = 10.0) -> None:
+    """Folders written a moment ago are not trusted (their mtime may still move within its granularity)."""
+    past = time.time() - seconds
+    for folder in [root, *(p for p in root.rglob("*") if p.is_dir())]:
+        os.utime(folder, (past, past))
+
+
 @pytest.fixture
 def big(tmp_path: Path) -> Path:
     write_docs(tmp_path / "docs", {f"g{i % 7}/d{i:04}.md": f"# Doc {i:04}\n\nbody {i}\n" for i in range(N)})
+    age_folders(tmp_path / "docs")
     cfg = tmp_path / "config.yaml"
     cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
     route(TurnRequest("warm up"), str(cfg))  # the index is built and the folders are remembered
@@ -30,6 +38,7 @@ def big(tmp_path: Path) -> Path:
 
 def test_an_unchanged_folder_is_not_listed_or_statted_again(tmp_path):
     write_docs(tmp_path, {"a/x.md": "# X\n", "b/y.md": "# Y\n"})
+    age_folders(tmp_path)
     first = index.scan(str(tmp_path))
     assert first.folders is not None
     fake = {**first.files, "a/x.md": (1, 1)}  # a stat that only the cache could hold
@@ -38,14 +47,13 @@ def test_an_unchanged_folder_is_not_listed_or_statted_again(tmp_path):
     assert again.files["a/x.md"] == (1, 1)  # trusted: folder a/ did not change and x.md was not sampled
     assert again.files["b/y.md"] == first.files["b/y.md"]
     (tmp_path / "a" / "z.md").write_text("# Z\n")  # an add moves the folder's mtime
-    os.utime(tmp_path / "a", ns=(time.time_ns(), time.time_ns() + 10**9))
     third = index.scan(str(tmp_path), quick=quick)
     assert "a/z.md" in third.files and third.files["a/x.md"] != (1, 1)
 
 
 def test_adds_and_removes_are_seen_on_the_next_turn(big, tmp_path):
     new = tmp_path / "docs" / "g3" / "brandnew.md"
-    new.write_text("# Brandnew\n\nzebra crossing\n")
+    new.write_text("# Brandnew\n\nzebra crossing\n")  # the folder's new mtime is recent: listed again
     assert "HOT] g3/brandnew.md" in route(TurnRequest("brandnew"), str(big)).text
     new.unlink()
     (tmp_path / "docs" / "g3").touch()
@@ -73,3 +81,11 @@ def test_without_a_sample_or_a_full_scan_an_edit_in_place_waits(big, tmp_path, m
     doc.write_text("# Numbats\n\nbody 4\n")
     monkeypatch.setattr(router, "SAMPLE_DOCS", 0)  # the quick scan is what it says: the folder is trusted
     assert "g4/d0004.md" not in route(TurnRequest("numbats"), str(big)).text
+
+
+def test_a_folder_changed_a_moment_ago_is_listed_again(tmp_path):
+    write_docs(tmp_path, {"a/x.md": "# X\n"})
+    first = index.scan(str(tmp_path))
+    assert first.folders is not None
+    quick = index.Quick(first.folders, {"a/x.md": (1, 1)}, sample=())
+    assert index.scan(str(tmp_path), quick=quick).files["a/x.md"] != (1, 1)  # too fresh to trust

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 
 from ..errors import DocsError
 from ..records import record
@@ -190,6 +191,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     seen_dirs = {real_root}
     folders: dict[str, tuple[int, tuple[str, ...], bool]] = {}
     by_folder: dict[str, list[str]] = {}
+    now_ns = time.time_ns()
     if quick is not None:
         for path in quick.files:
             by_folder.setdefault(path[:path.rfind("/") + 1], []).append(path)
@@ -223,7 +225,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
             warnings.append(f"cannot read folder {rel or '.'}: {exc.strerror}")
             return
         known = quick.folders.get(rel) if quick is not None else None
-        if known is not None and known[0] == mtime and not known[2]:
+        # A folder changed within the last seconds may change again within its mtime's granularity ("racy
+        # git"): only an older mtime is proof that the listing is the same.
+        if known is not None and known[0] == mtime and not known[2] and now_ns - mtime > RACY_NS:
             assert quick is not None
             folders[rel] = known
             for path in by_folder.get(rel, ()):
@@ -284,6 +288,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     return Scan(files, tuple(warnings), remember, folders)
 
 
+RACY_NS = 2_000_000_000  # a folder's listing is trusted only once its mtime is this old
 MAX_DEPTH = 64  # folders deeper than this are not walked: no docs tree is, and recursion has a limit
 
 
