@@ -20,6 +20,8 @@ from ..router import Workspace, apply_changes, open_workspace, refresh, vector_d
 from ..store import index
 from ..store.state import WATCH_LOCK
 
+WATCH_BATCH = 200  # docs stored per write transaction when a change arrives
+
 if TYPE_CHECKING:
     from ..router import Warn
 
@@ -171,14 +173,28 @@ class Watcher:
             scan = index.scan(self.root)
         except CtxError as exc:
             return [Event("error", "", str(exc))]
-        with store.transaction():
+        with store.read_transaction():
             cached = store.get_meta("index_files") or {}
-            if scan.files == cached:
-                return []
-            cfg = self.ws.config
-            changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
-            view = apply_changes(self.ws, changes, scan.files)
-            self._rebuild_model(view.version)
+        if scan.files == cached:
+            return []
+        # The docs are read before any lock is taken, then stored a batch at a time: a checkout of thousands of
+        # files never holds the write lock for longer than a batch, so a hook turn waits briefly at most.
+        cfg = self.ws.config
+        changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
+        listing = {p: st for p, st in cached.items() if p in scan.files}
+        batches = [changes.changed[i:i + WATCH_BATCH] for i in range(0, len(changes.changed), WATCH_BATCH)] or [()]
+        for n, batch in enumerate(batches):
+            first, last = n == 0, n == len(batches) - 1
+            listing.update((d.path, scan.files[d.path]) for d in batch)
+            if first:
+                listing.update((p, scan.files[p]) for p in changes.skipped)
+            part = index.Changes(tuple(batch), changes.removed if first else (), changes.skipped if first else (),
+                                 ())
+            with store.transaction():
+                view = apply_changes(self.ws, part, scan.files if last else dict(listing))
+        from ..store.background import rebuild_model
+
+        rebuild_model(self.ws, view.version)
         return _describe(changes, cached)
 
 

@@ -71,16 +71,21 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
             if not view.pending:
                 break
             time.sleep(PAUSE_SECONDS)
-        if ws.config.semantic.enabled:
-            from ..turn import layers
-
-            # Built outside the write lock (seconds at 100,000 docs), saved in one short transaction, and only
-            # if no turn changed the index meanwhile (the next indexer run would build again).
-            with ws.store.read_transaction():
-                built = layers.build_model(ws)
-            with ws.store.transaction():
-                if refresh(ws, trust=True).version == view.version:
-                    layers.save_model(ws, view.version, built)
+        rebuild_model(ws, view.version)
         return True
     finally:
         os.close(fd)
+
+
+def rebuild_model(ws: Workspace, version: int) -> None:
+    """The semantic model for index `version`, built outside the write lock (seconds at 100,000 docs) and
+    saved in one short transaction, only if the index did not move meanwhile (the next pass builds again)."""
+    if not ws.config.semantic.enabled:
+        return
+    from ..turn import layers
+
+    with ws.store.read_transaction():
+        built = layers.build_model(ws)
+    with ws.store.transaction():
+        if refresh(ws, trust=True).version == version:
+            layers.save_model(ws, version, built)
