@@ -94,3 +94,52 @@ def test_watch_command_exits_cleanly_on_ctrl_c(project):
     status = subprocess.run([sys.executable, "-m", "context_router", "status", "--json"], cwd=project, env=env,
                             capture_output=True, text=True, timeout=TIMEOUT)
     assert json.loads(status.stdout)["turn"] == 0
+
+
+def test_a_big_change_is_stored_in_batches_and_a_turn_never_waits_long(project, monkeypatch):
+    import threading
+
+    from context_router.faces import watch as watch_mod
+
+    monkeypatch.setattr(watch_mod, "WATCH_BATCH", 50)
+    watcher = Watcher(str(project / "config.yaml"))
+    watcher.start()
+    try:
+        commits: list[float] = []
+        store = watcher.ws.store
+        real = store.transaction
+
+        def timed():
+            txn = real()
+            enter, leave = txn.__enter__, txn.__exit__
+
+            class Timed:
+                def __enter__(self):
+                    self.start = time.monotonic()
+                    return enter()
+
+                def __exit__(self, *exc):
+                    commits.append(time.monotonic() - self.start)
+                    return leave(*exc)
+
+            return Timed()
+
+        monkeypatch.setattr(store, "transaction", timed)
+        write_docs(project / "docs", {f"new/n{i:03}.md": f"# New {i:03}\n\nnumbat{i:03}\n" for i in range(300)})
+        poll_until(watcher, lambda seen: sum(e.kind == "added" for e in seen) >= 300)
+        assert len(commits) >= 6  # 300 docs in batches of 50, each its own transaction
+        waited: list[float] = []
+
+        def turn() -> None:
+            start = time.monotonic()
+            route(TurnRequest("numbat299", host="claude"), str(project / "config.yaml"))
+            waited.append(time.monotonic() - start)
+
+        worker = threading.Thread(target=turn)
+        worker.start()
+        worker.join(30)
+        assert waited and waited[0] < 5
+    finally:
+        watcher.stop()
+    out = route(TurnRequest("numbat299"), str(project / "config.yaml")).text
+    assert "new/n299.md" in out
