@@ -92,7 +92,7 @@ def test_index_progress_is_on_stderr_and_never_on_the_hooks_stdout(tmp_path, iso
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-m", "context_router", "index", "--config", str(cfg)], env=env,
                           capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "index complete" and f"indexed {N:,} of {N:,} docs" in done.stderr
+    assert done.stdout.strip() == "index complete" and "\x1b[" not in done.stderr  # progress: stderr, plain
     payload = json.dumps({"prompt": "word001", "session_id": "h", "cwd": str(tmp_path)})
     hook = subprocess.run([sys.executable, "-m", "context_router", "hook", "claude", "--config", str(cfg)],
                           input=payload, env=env, capture_output=True, text=True, timeout=60)
@@ -106,3 +106,41 @@ def test_status_on_a_repo_still_indexing_says_so_and_keeps_it_going(ctx, tmp_pat
     assert "more still to index" in out or indexed(cfg) == N
     assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
     assert "more still to index" not in ctx("status", "--config", str(cfg)).out
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_when_piped(tmp_path, isolated_state):
+    import pty
+
+    project(tmp_path, budget_ms=300)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "100"}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "context_router", "init", str(tmp_path / "docs"), "-o",
+                             str(tmp_path / "new.yaml")], env=env, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=60)
+    os.close(master)
+    assert proc.returncode == 0 and out.decode().startswith("wrote ")  # stdout: the answer alone
+    assert b"read" in seen and b"\x1b[" in seen  # a live bar drawn on the terminal
+    piped = subprocess.run([sys.executable, "-m", "context_router", "init", str(tmp_path / "docs"), "-o",
+                            str(tmp_path / "other.yaml")], env=env, capture_output=True, text=True, timeout=60)
+    assert piped.stdout.startswith("wrote ") and "\x1b[" not in piped.stderr  # quick work: nothing to say
+
+
+def test_progress_when_piped_is_a_line_every_few_seconds(capsys, monkeypatch):
+    from context_router.faces.views import Progress
+
+    monkeypatch.setattr(Progress, "LINE_EVERY_S", 0.0)
+    with Progress("indexed") as tick:
+        for done in range(1, 4):
+            tick(done, 3)
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["ctx: indexed 2 of 3 docs", "ctx: indexed 3 of 3 docs"]

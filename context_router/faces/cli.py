@@ -239,27 +239,10 @@ def index(background: bool = typer.Option(False, "--background",
     if background:
         _with_workspace(config, docs, bg.run)
         return
-    from rich.console import Console
+    from .views import Progress
 
-    console = Console(stderr=True)
-    if console.is_terminal:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        with Progress("indexing", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console) as bar:
-            task = bar.add_task("docs", total=None)
-            ran = _with_workspace(config, docs, lambda ws: bg.run(
-                ws, lambda done, total: bar.update(task, completed=done, total=total)))
-    else:
-        last = [0.0]
-
-        def line(done: int, total: int) -> None:
-            import time
-
-            if time.monotonic() - last[0] >= 2.0 or done == total:
-                last[0] = time.monotonic()
-                _warn(f"indexed {done:,} of {total:,} docs")
-
-        ran = _with_workspace(config, docs, lambda ws: bg.run(ws, line))
+    with Progress("indexed") as tick:
+        ran = _with_workspace(config, docs, lambda ws: bg.run(ws, tick))
     print("index complete" if ran else "another indexer is running: it will finish the work")
 
 
@@ -370,7 +353,10 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
             hint = f" (closest: {closest})" if closest else ""
             _warn(f"warning: {os.path.basename(from_cc)}: {key} names no doc in {docs}{hint}")
     else:
-        body = scaffold.derive(docs)
+        from .views import Progress
+
+        with Progress("read") as tick:
+            body = scaffold.derive(docs, progress=tick)
     written = scaffold.write_config(output, docs, body, force)
     print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
 
@@ -397,7 +383,10 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
     console = Console(highlight=False)
     watcher = Watcher(config, docs, warn=_warn)
     try:
-        watcher.start()
+        from .views import Progress
+
+        with Progress("indexed") as tick:
+            watcher.start(tick)
         print(f"watching {watcher.root}; Ctrl-C to stop", flush=True)
         name = _session(session)
         live = Live(console=console, auto_refresh=False) if console.is_terminal else None

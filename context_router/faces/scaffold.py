@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .. import config as config_mod
@@ -23,7 +24,8 @@ _HEADING = re.compile(r"^#{2,3} +(.+?) *#*$", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z_][A-Za-z0-9_]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
 
 
-def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
+def derive(docs_root: str, max_bytes: int = 2_000_000,
+           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Keywords from what people type about each doc, and related docs from the links between docs.
 
     A doc's keywords: its title and name (its folder's name for a generic file name such as SKILL.md), then
@@ -32,7 +34,9 @@ def derive(docs_root: str, max_bytes: int = 2_000_000) -> dict[str, Any]:
     scan = index.scan(docs_root)
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
-    for rel, st in sorted(scan.files.items()):
+    for n, (rel, st) in enumerate(sorted(scan.files.items()), start=1):
+        if progress is not None:
+            progress(n, len(scan.files))
         text = index.read_text(docs_root, rel, limit=max_bytes)
         if text is None:
             continue

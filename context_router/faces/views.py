@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -201,3 +202,51 @@ def chart_text(chart: Any, width: int, color: bool) -> str:
                           y_max=1.05, width=max(30, width - 12), height=14,
                           title=f"File attention over time: session {chart.session}")
     return text if isinstance(text, str) else "\n".join(text)
+
+
+class Progress:
+    """Progress of long work on stderr: a rich bar on a terminal, a line every few seconds when piped.
+
+    `with Progress("indexing") as tick: work(tick)`, where tick(done, total) may be called as often as liked.
+    Never on stdout: a hook's stdout is its answer."""
+
+    LINE_EVERY_S = 2.0
+
+    def __init__(self, label: str):
+        from rich.console import Console
+
+        self.label = label
+        self.console = Console(stderr=True)
+        self.bar: Any = None
+        self.task: Any = None
+        self.last = 0.0
+        self.said = False
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        if self.console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(self.label, BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                           console=self.console, transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=None)
+        return self.tick
+
+    def tick(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total)
+            return
+        import time
+
+        now = time.monotonic()
+        if not self.last:
+            self.last = now  # quick work says nothing: the first line comes after LINE_EVERY_S
+        elif now - self.last >= self.LINE_EVERY_S or (done == total and self.said):
+            self.last = now
+            self.said = True
+            print(f"ctx: {self.label} {done:,} of {total:,} docs", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

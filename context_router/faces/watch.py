@@ -12,6 +12,7 @@ import fcntl
 import os
 import queue
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -88,8 +89,11 @@ class Watcher:
     def root(self) -> str:
         return self.ws.config.docs_root
 
-    def start(self) -> None:
+    def start(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Take the watch lock, bring the index up to date (in committed chunks, with progress), observe."""
         from watchdog.observers import Observer
+
+        from ..store import background
 
         lock_path = os.path.join(self.ws.store.folder, WATCH_LOCK)
         try:
@@ -106,8 +110,9 @@ class Watcher:
             os.close(self.lock_fd)
             self.lock_fd = None
             raise StateError(f"another ctx watch is already running on {self.ws.store.path}") from None
-        with self.ws.store.transaction():
-            self._rebuild_model(refresh(self.ws, self.warn).version)
+        if not background.run(self.ws, progress, warn=self.warn):  # an indexer was at it: wait for it
+            with self.ws.store.transaction():
+                self._rebuild_model(refresh(self.ws, self.warn).version)
         config_path = self.ws.config.path
         handler = _Handler(self.pending, self.root, config_path)
         self.observer = Observer()

@@ -49,7 +49,8 @@ def start(config_path: str | None, docs_option: str | None, state_path: str, cwd
     return True
 
 
-def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk: float = CHUNK_SECONDS) -> bool:
+def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk: float = CHUNK_SECONDS,
+        warn: Callable[[str], None] | None = None) -> bool:
     """Index everything pending, a committed chunk at a time, then rebuild the semantic model. False when
     another indexer holds the lock (it will do the work)."""
     import fcntl
@@ -64,7 +65,7 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
         done = 0
         while True:
             with ws.store.transaction():
-                view = refresh(ws, seconds=chunk)
+                view = refresh(ws, warn, seconds=chunk)
             done = view.n_docs
             if progress is not None:
                 progress(done, done + view.pending)
