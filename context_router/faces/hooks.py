@@ -72,18 +72,19 @@ def _valid_text(text: str) -> str:
 ENV_PROJECT = "CLAUDE_PROJECT_DIR"
 
 
-def project_folder(workdir: str, opts: dict[str, str]) -> str | None:
-    """The folder a hook turn runs from: where a ctx config is found from its cwd up (or from Claude Code's
-    project folder); None when there is none and the user set no default (--config, $CTX_CONFIG, --docs)."""
+def find_project(workdir: str, opts: dict[str, str]) -> tuple[str, str | None, bool] | None:
+    """(the folder a hook turn runs from, the config to use, whether the user chose it): the config found from
+    the hook's cwd up, else from Claude Code's project folder; None when there is none and the user set no
+    default (--config, --docs, $CTX_CONFIG). Found once, then handed to the turn."""
     from ..config import ENV_CONFIG, discover
 
     if opts.get("config") or opts.get("docs") or os.environ.get(ENV_CONFIG):
-        return workdir
-    if discover(None, workdir) is not None:
-        return workdir
+        return workdir, opts.get("config"), True
     project = os.environ.get(ENV_PROJECT)
-    if project and os.path.isdir(project) and discover(None, project) is not None:
-        return project
+    for folder in (workdir, project if project and os.path.isdir(project) else None):
+        found = discover(None, folder) if folder is not None else None
+        if found is not None and folder is not None:
+            return folder, found, False
     return None
 
 
@@ -131,11 +132,11 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         workdir = cwd or os.getcwd()
         if not os.path.isdir(workdir):
             raise InputError(f"hook cwd is not a folder: {cwd}")
-        folder = project_folder(workdir, opts)
-        if folder is None:
+        project = find_project(workdir, opts)
+        if project is None:
             return 0  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
-        chosen = bool(opts.get("config") or opts.get("docs") or os.environ.get("CTX_CONFIG"))
-        result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen), opts.get("config"),
+        folder, config, chosen = project
+        result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen), config,
                        opts.get("docs"), folder, warn)
         for notice in result.notices:
             warn(notice)
