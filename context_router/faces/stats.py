@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import InputError
 from ..router import Workspace, refresh
@@ -58,7 +58,6 @@ class Stats:
     keywords: tuple[tuple[str, int], ...]  # the keywords that fired most
     never_shown: tuple[str, ...]
     n_docs: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
 
     @property
     def saving(self) -> float:

@@ -62,7 +62,6 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return False
-        done = 0
         while True:
             with ws.store.transaction():
                 view = refresh(ws, warn, seconds=chunk)

@@ -126,7 +126,3 @@ def _english() -> Any:
 def stem(word: str) -> str:
     """The Snowball English stem of a lower-case word; memoised, as a prompt repeats the last ones' words."""
     return str(_english().stemWord(word))
-
-
-def stems(words: list[str]) -> list[str]:
-    return [stem(w) for w in words]
