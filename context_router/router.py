@@ -227,9 +227,12 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
     """Write changed docs (with the listing `files` they came from) and their keyword rows, then the small
     index summary a turn loads."""
     store = ws.store
+    # A counter of its own that a rebuilt index never resets, so a model built for other docs is never reused.
+    version = (store.get_meta("index_version") or 0) + 1
     if changes is not None:
         store.put_meta("index_files", files)
-        store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed)
+        store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed,
+                        version if vector_dims(ws.config) is not None else None)
     if config_changed:
         store.set_keywords(_keyword_rows(ws.config, store.docs()), replace_all=True)
     elif changes is not None:
@@ -239,8 +242,6 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
         rows = _keyword_rows(ws.config, changed, store.token_counts(new_tokens))
         rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
         store.set_keywords(rows)
-    # A counter of its own that a rebuilt index never resets, so a model built for other docs is never reused.
-    version = (store.get_meta("index_version") or 0) + 1
     store.put_meta("index_version", version)
     view = IndexView(store.doc_count(), store.doc_settings(), version)
     store.put_meta("index", {"sig": _index_signature(ws.config), "cfg": ws.config_id, "n_docs": view.n_docs,

@@ -225,17 +225,21 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
     assert all(route(TurnRequest(f"by hand {i}"), config).advanced for i in range(5))  # `ctx route` is not limited
 
 
-def test_a_version_1_state_is_upgraded_keeping_its_sessions(ctx, sample, isolated_state):
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_state_is_upgraded_keeping_its_sessions(ctx, sample, isolated_state, version):
     import marshal
 
     from context_router.store import state
 
     isolated_state.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(isolated_state)
-    conn.executescript(state.SCHEMA)
+    conn.executescript(state.SCHEMA if version == 1 else state.SCHEMA + state.SCHEMA_V2)
     conn.execute(f"PRAGMA application_id = {state.APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 1")
-    conn.execute("INSERT INTO sessions VALUES ('old', 4, ?, ?)", (marshal.dumps((3.0, 0.0)), marshal.dumps({})))
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.execute("INSERT INTO sessions (name, turn, bucket, semantic) VALUES ('old', 4, ?, ?)",
+                 (marshal.dumps((3.0, 0.0)), marshal.dumps({})))
+    conn.execute("INSERT INTO sem_docs VALUES (0, 'systems/vault.md', 0)")  # a model of the old layout
+    conn.execute("INSERT INTO meta VALUES ('semantic', ?)", (marshal.dumps({"version": 1, "dims": 512, "k": 8}),))
     conn.execute("INSERT INTO scores VALUES ('old', 'systems/vault.md', 0.5, 3, 1)")
     conn.commit()
     conn.close()
@@ -244,3 +248,7 @@ def test_a_version_1_state_is_upgraded_keeping_its_sessions(ctx, sample, isolate
     assert any(r.startswith("lexical:") for f in json.loads(res.out)["files"] for r in f["reasons"])
     status = json.loads(ctx("status", "--json", "--config", str(sample), "--session", "old").out)
     assert status["turn"] == 5
+    conn = sqlite3.connect(isolated_state)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == state.SCHEMA_VERSION
+    assert conn.execute("SELECT count(*) FROM sem_docs WHERE dims IS NULL").fetchone()[0] == 0  # built anew
+    conn.close()

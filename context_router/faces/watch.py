@@ -112,7 +112,8 @@ class Watcher:
             raise StateError(f"another ctx watch is already running on {self.ws.store.path}") from None
         if not background.run(self.ws, progress, warn=self.warn):  # an indexer was at it: wait for it
             with self.ws.store.transaction():
-                self._rebuild_model(refresh(self.ws, self.warn).version)
+                version = refresh(self.ws, self.warn).version
+            background.rebuild_model(self.ws, version)
         config_path = self.ws.config.path
         handler = _Handler(self.pending, self.root, config_path)
         self.observer = Observer()
@@ -160,15 +161,10 @@ class Watcher:
         self.ws = fresh
         with self.ws.store.transaction():
             view = refresh(self.ws, self.warn)  # a changed config rebuilds the keyword index
-            self._rebuild_model(view.version)
+        from ..store.background import rebuild_model
+
+        rebuild_model(self.ws, view.version)
         return [Event("config", "", f"reloaded {self.ws.config.path}")]
-
-    def _rebuild_model(self, version: int) -> None:
-        """Rebuild the semantic model here, in the background, so no turn pays for it (inside a transaction)."""
-        if self.ws.config.semantic.enabled:
-            from ..turn.layers import model
-
-            model(self.ws, version)
 
     def _rescan(self) -> list[Event]:
         # A full rescan after the debounce handles moves of whole folders, editors' save-by-rename and ignore

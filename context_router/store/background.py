@@ -78,14 +78,18 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
 
 
 def rebuild_model(ws: Workspace, version: int) -> None:
-    """The semantic model for index `version`, built outside the write lock (seconds at 100,000 docs) and
-    saved in one short transaction, only if the index did not move meanwhile (the next pass builds again)."""
+    """Bring the semantic model up to index `version`: a few changed docs are folded in place; a whole build
+    (seconds at 100,000 docs) runs outside the write lock and is swapped in in one short transaction. Docs
+    that change meanwhile stay queued for the next update."""
     if not ws.config.semantic.enabled:
         return
     from ..turn import layers
 
+    with ws.store.transaction():
+        if not layers.needs_build(ws, version):
+            return
     with ws.store.read_transaction():
         built = layers.build_model(ws)
     with ws.store.transaction():
-        if refresh(ws, trust=True).version == version:
-            layers.save_model(ws, version, built)
+        layers.save_model(ws, version, built)
+        layers.model(ws, refresh(ws, trust=True).version, rebuild=False)  # what changed while it was built

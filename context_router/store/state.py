@@ -25,7 +25,7 @@ from .index import Doc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     from .index import Stat
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 APPLICATION_ID = 0x63747872  # "ctxr"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
 OPEN_ATTEMPTS = 8  # opening a state another process is creating: tries, 0.05 s apart and growing
@@ -80,6 +80,17 @@ CREATE TABLE IF NOT EXISTS doc_tokens (
 CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (updated);
 """
 
+
+# Version 3: the semantic model is updated in place (each doc's dims kept beside its id, the docs changed since
+# the model was made queued in sem_pending); what a turn needs of front matter and config `related` is looked
+# up for the docs it touches instead of loaded whole.
+SCHEMA_V3 = """
+ALTER TABLE sem_docs ADD COLUMN dims BLOB;
+CREATE TABLE IF NOT EXISTS sem_pending (path TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS docs_pinned ON docs (pinned) WHERE pinned IS NOT NULL;
+CREATE TABLE IF NOT EXISTS cfg_related (path TEXT PRIMARY KEY, related BLOB NOT NULL) WITHOUT ROWID;
+DELETE FROM meta WHERE key IN ('semantic', 'config')
+"""
 
 class ForeignState(sqlite3.DatabaseError):
     """The file is not a ctx state database we can use (another application's, another schema, bad data)."""
@@ -247,8 +258,8 @@ class Store:
                 self._create(conn)
             elif app_id != APPLICATION_ID:
                 raise ForeignState("another application's database")
-            elif version == 1:
-                self._upgrade(conn)
+            elif version in (1, 2):
+                self._upgrade(conn, version)
             elif version != SCHEMA_VERSION:
                 raise ForeignState(f"schema version {version}, this ctx knows {SCHEMA_VERSION}")
         except BaseException:
@@ -262,14 +273,16 @@ class Store:
         # transaction. Several processes may get here at once: the version check under the write lock
         # makes exactly one of them create the schema.
         conn.execute("PRAGMA journal_mode = WAL")
-        Store._migrate(conn, 0, SCHEMA + SCHEMA_V2, f"PRAGMA application_id = {APPLICATION_ID}")
+        Store._migrate(conn, 0, SCHEMA + SCHEMA_V2 + ";" + SCHEMA_V3, f"PRAGMA application_id = {APPLICATION_ID}")
 
     @staticmethod
-    def _upgrade(conn: sqlite3.Connection) -> None:
-        """Version 1 -> 2: add the text index; sessions (kept, their idle time counted from now), pins and
-        history are kept. The docs index is rebuilt (its signature carries the ctx version), which fills the
-        text index."""
-        Store._migrate(conn, 1, SCHEMA_V2, f"UPDATE sessions SET updated = {time.time()!r}")
+    def _upgrade(conn: sqlite3.Connection, version: int) -> None:
+        """An older schema, upgraded in place: sessions, pins and history are kept. 1 -> 2 adds the text index
+        (sessions' idle time counted from now); 2 -> 3 the tables of the in-place model and of settings. The
+        docs index is rebuilt (its signature carries the ctx version), and with it the model."""
+        steps = {1: SCHEMA_V2 + ";" + SCHEMA_V3, 2: SCHEMA_V3}
+        Store._migrate(conn, version, steps[version],
+                       f"UPDATE sessions SET updated = coalesce(updated, {time.time()!r})")
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, version: int, statements: str, last: str) -> None:
@@ -328,8 +341,13 @@ class Store:
         self.conn.execute("DELETE FROM lex_docs")
         self.conn.execute("DELETE FROM lex")
         self.conn.execute("DELETE FROM lex_df")
+        self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
 
-    def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str]) -> None:
+    def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str],
+                  seq: int | None = None) -> None:
+        """seq: the index version these changes make; the changed docs wait in sem_pending under it until the
+        semantic model takes them in (None: no semantic layer, nothing to queue)."""
+        docs, skipped, removed = list(docs), list(skipped), list(removed)
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -340,6 +358,9 @@ class Store:
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
         self._save_lexical(docs, [*removed, *(p for p, _ in skipped)])
+        if seq is not None:
+            self.conn.executemany("INSERT OR REPLACE INTO sem_pending VALUES (?, ?)",
+                                  ((p, seq) for p in (*(d.path for d in docs), *removed, *(p for p, _ in skipped))))
 
     def _save_lexical(self, docs: Iterable[Doc], gone: list[str]) -> None:
         """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed."""
@@ -493,17 +514,45 @@ class Store:
 
     # -- the semantic model (built by semantic.build when the index changes) ---------------------------------
 
-    def doc_terms(self) -> dict[str, tuple[bytes, bytes, float]]:
-        return {p: (bytes(d), bytes(c), h) for p, d, c, h in self.conn.execute(
-            "SELECT path, tdims, tcounts, entropy FROM docs WHERE skipped = 0 AND tdims IS NOT NULL")}
+    def doc_terms(self, paths: Iterable[str] | None = None) -> Iterator[tuple[str, bytes, bytes]]:
+        """(path, dims, counts) of the indexed docs (or of these), ordered by path, streamed."""
+        query = "SELECT path, tdims, tcounts FROM docs WHERE skipped = 0 AND tdims IS NOT NULL"
+        rows = self.conn.execute(query + " ORDER BY path") if paths is None else \
+            iter(sorted(self._select_in(query + " AND path IN ({})", paths)))
+        return ((p, bytes(d), bytes(c)) for p, d, c in rows)
 
-    def save_model(self, paths: list[str], clusters: dict[str, int], postings: dict[int, tuple[bytes, bytes]]
-                   ) -> None:
+    def save_model(self, paths: list[str], clusters: dict[str, int], postings: dict[int, tuple[bytes, bytes]],
+                   doc_dims: list[bytes], seq: int) -> None:
+        """A whole new model, made from the index at version `seq`: the changes queued up to it are in."""
         self.conn.execute("DELETE FROM sem_docs")
         self.conn.execute("DELETE FROM postings")
-        self.conn.executemany("INSERT INTO sem_docs VALUES (?, ?, ?)",
-                              ((i, p, clusters[p]) for i, p in enumerate(paths)))
+        self.conn.executemany("INSERT INTO sem_docs VALUES (?, ?, ?, ?)",
+                              ((i, p, clusters[p], doc_dims[i]) for i, p in enumerate(paths)))
         self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?)", ((d, *v) for d, v in postings.items()))
+        self.conn.execute("DELETE FROM sem_pending WHERE seq <= ?", (seq,))
+
+    def sem_pending(self, limit: int) -> list[str]:
+        """Up to `limit` + 1 paths changed since the model took them in (one more says: more than the limit)."""
+        return [r[0] for r in self.conn.execute("SELECT path FROM sem_pending LIMIT ?", (limit + 1,))]
+
+    def sem_rows(self, paths: Iterable[str]) -> dict[str, tuple[int, int, bytes | None]]:
+        """path -> (id, cluster, dims) in the model."""
+        return {p: (i, c, None if d is None else bytes(d)) for p, i, c, d in self._select_in(
+            "SELECT path, id, cluster, dims FROM sem_docs WHERE path IN ({})", paths)}
+
+    def sem_next_id(self) -> int:
+        return int(self.conn.execute("SELECT coalesce(max(id), -1) + 1 FROM sem_docs").fetchone()[0])
+
+    def update_model(self, gone: Iterable[int], docs: Iterable[tuple[int, str, int, bytes]],
+                     postings: dict[int, tuple[bytes, bytes]], paths: Iterable[str]) -> None:
+        """Fold changed docs into the model: rows of `gone` ids out, (id, path, cluster, dims) in, the edited
+        postings written (an empty one deleted), `paths` off the queue."""
+        self.conn.executemany("DELETE FROM sem_docs WHERE id = ?", ((i,) for i in gone))
+        self.conn.executemany("INSERT OR REPLACE INTO sem_docs VALUES (?, ?, ?, ?)", docs)
+        self.conn.executemany("DELETE FROM postings WHERE dim = ?", ((d,) for d, v in postings.items() if not v[0]))
+        self.conn.executemany("INSERT OR REPLACE INTO postings VALUES (?, ?, ?)",
+                              ((d, *v) for d, v in postings.items() if v[0]))
+        self.conn.executemany("DELETE FROM sem_pending WHERE path = ?", ((p,) for p in paths))
 
     def postings(self, dims: Iterable[int]) -> list[tuple[int, bytes, bytes]]:
         return self._select_in("SELECT dim, ids, weights FROM postings WHERE dim IN ({})", dims)

@@ -35,38 +35,97 @@ class SemanticTurn:
     stale: bool = False  # the model predates the index: the background indexer rebuilds it
 
 
-MODEL_INLINE_DOCS = 2000  # above this many docs a turn never rebuilds the model: the background indexer does
+MODEL_INLINE_DOCS = 2000  # above this many docs a turn never builds the model whole: the background indexer does
+UPDATE_MAX_DOCS = 64  # a turn folds up to this many changed docs into the model in place (about 1 ms each)
+RECLUSTER_SHARE = 0.1  # once this share of the docs changed since the clusters were made, they are made again
 
 
 def model(ws: Workspace, index_version: int, rebuild: bool = True) -> dict[str, Any] | None:
-    """The model's small part (IDF, centroids), rebuilt with numpy when the docs index changed.
+    """The model's small part (IDF, centroids, its version), brought up to the docs index.
 
-    rebuild=False: a stale model is served as it is (its docs are checked against the index when scored),
-    and None when there is none yet."""
+    A few changed docs are folded in place (their vectors against the model's IDF, their nearest cluster,
+    their postings); a whole build (numpy) runs when there is no model, when many docs changed, or once the
+    changes add up to RECLUSTER_SHARE of the docs. rebuild=False (a big repo, on a turn): never a whole build;
+    a model that needs one is served as it is (see needs_build) and None when there is none yet."""
     cfg = ws.config.semantic
     meta = ws.store.get_meta(MODEL_KEY)
-    if meta is not None and meta["version"] == index_version and meta["dims"] == cfg.dims and \
-            meta["k"] == cfg.clusters:
+    if meta is not None and (meta["dims"] != cfg.dims or meta["k"] != cfg.clusters or "made" not in meta):
+        meta = None
+    if meta is not None and meta["version"] == index_version and (not rebuild or not _reclustering(meta)):
         return meta  # type: ignore[no-any-return]
+    if meta is not None:
+        pending = ws.store.sem_pending(UPDATE_MAX_DOCS)
+        if len(pending) <= UPDATE_MAX_DOCS and (not rebuild or not _reclustering(meta, len(pending))):
+            return update_model(ws, meta, index_version, pending)
     if not rebuild:
-        return meta if meta is not None and meta["dims"] == cfg.dims and meta["k"] == cfg.clusters else None
+        return meta
     return save_model(ws, index_version, build_model(ws))
+
+
+def _reclustering(meta: Mapping[str, Any], more: int = 0) -> bool:
+    """Whether the docs changed since the clusters were made are past RECLUSTER_SHARE of them."""
+    return bool(meta["drift"] + more > max(1.0, RECLUSTER_SHARE * meta["built"]))
+
+
+def needs_build(ws: Workspace, index_version: int) -> bool:
+    """Whether the model must be built whole (by the background indexer or the watcher): none yet, more
+    changed docs than a turn folds in, or too many changes since the clusters were made."""
+    meta = model(ws, index_version, rebuild=False)
+    return meta is None or meta["version"] != index_version or _reclustering(meta)
 
 
 def build_model(ws: Workspace) -> semantic.Model:
     """The model of the docs indexed now (numpy): reads the store, writes nothing."""
     cfg = ws.config.semantic
-    terms = ws.store.doc_terms()
-    return semantic.build({p: (d, c) for p, (d, c, _) in terms.items()}, cfg.dims, cfg.clusters)
+    return semantic.build(ws.store.doc_terms, cfg.dims, cfg.clusters)
 
 
 def save_model(ws: Workspace, index_version: int, built: semantic.Model) -> dict[str, Any]:
+    """Swap in a whole model built from the index at `index_version` (the docs changed since stay queued)."""
     cfg = ws.config.semantic
-    ws.store.save_model(built.paths, built.clusters, built.postings)
+    ws.store.save_model(built.paths, built.clusters, built.postings, built.doc_dims, index_version)
+    sizes = [0] * len(built.centroids)
+    for c in built.clusters.values():
+        sizes[c] += 1
     meta = {"version": index_version, "dims": cfg.dims, "k": cfg.clusters, "idf": built.idf,
-            "centroids": built.centroids, "sizes": [list(built.clusters.values()).count(c)
-                                                    for c in range(len(built.centroids))]}
+            "centroids": built.centroids, "sizes": sizes, "built": len(built.paths), "drift": 0,
+            "made": index_version}  # the clusters' identity: updates in place keep their meaning
     ws.store.put_meta(MODEL_KEY, meta)
+    return meta
+
+
+def update_model(ws: Workspace, meta: dict[str, Any], index_version: int, paths: list[str]) -> dict[str, Any]:
+    """Fold the changed docs `paths` into the model in place: each one's vector against the model's IDF, its
+    nearest centroid, its postings. The IDF and the centroids stay as they were built."""
+    store = ws.store
+    old = store.sem_rows(paths)
+    terms = {p: (d, c) for p, d, c in store.doc_terms(paths)}
+    drop: dict[int, list[int]] = {}
+    for doc_id, _, dims in old.values():
+        for d in semantic.unpack_dims(dims or b""):
+            drop.setdefault(d, []).append(doc_id)
+    add: dict[int, list[tuple[int, float]]] = {}
+    rows = []
+    next_id = store.sem_next_id()
+    sizes = list(meta["sizes"])
+    for _, cluster, _ in old.values():
+        sizes[cluster] -= 1
+    for path in sorted(terms):
+        vec = semantic.doc_vector(*terms[path], meta["idf"])
+        if path in old:
+            doc_id = old[path][0]
+        else:
+            doc_id, next_id = next_id, next_id + 1
+        cluster = semantic.nearest(vec, meta["centroids"])
+        sizes[cluster] += 1
+        rows.append((doc_id, path, cluster, semantic.pack_dims(vec)))
+        for d, w in vec.items():
+            add.setdefault(d, []).append((doc_id, w))
+    gone = [old[p][0] for p in old if p not in terms]
+    edited = semantic.edit_postings(store.postings({*drop, *add}), drop, add)
+    store.update_model(gone, rows, edited, paths)
+    meta = {**meta, "version": index_version, "sizes": sizes, "drift": meta["drift"] + len(paths)}
+    store.put_meta(MODEL_KEY, meta)
     return meta
 
 
@@ -75,10 +134,11 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     """None when there is no model yet and this repo is too big to build one inside a turn."""
     cfg = ws.config
     sem = cfg.semantic
-    meta = model(ws, index_version, rebuild=n_docs <= MODEL_INLINE_DOCS)
+    rebuild = n_docs <= MODEL_INLINE_DOCS
+    meta = model(ws, index_version, rebuild)
     if meta is None:
         return None
-    fresh = memory.get("model") != meta["version"]  # clusters were rebuilt: their numbers mean something else
+    fresh = memory.get("model") != meta["made"]  # clusters were made again: their numbers mean something else
     frozen: dict[int, list[str]] = {} if fresh else {int(c): list(p) for c, p in memory.get("frozen", {}).items()}
     active: set[int] = set() if fresh else set(memory.get("active", ()))
     history: list[dict[int, float]] = list(memory.get("history", ())) if not fresh else []
@@ -128,13 +188,14 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
 
     if prompt_vec:
         history = (history + [prompt_vec])[-sem.history:]
-    new_memory = {"model": meta["version"], "history": history, "frozen": frozen, "active": sorted(active),
+    new_memory = {"model": meta["made"], "history": history, "frozen": frozen, "active": sorted(active),
                   "goal": goal, "mass_goal": memory.get("mass_goal", {}) if not fresh else {},
                   "mass": memory.get("mass", {}) if not fresh else {}}
     goal_cosine = {info[i][0]: cos for i, cos in to_goal.items() if i in info}
     goal_cosine.update({p: to_goal.get(i, 0.0) for p, (i, _) in scored.items()})
+    stale = meta["version"] != index_version or (not rebuild and _reclustering(meta))
     return SemanticTurn(tuple(signals), new_memory, semantic.intent(prompt) if sem.intent else None, goal_cosine,
-                        meta["version"] != index_version)
+                        stale)
 
 
 def masses(ws: Workspace, memory: dict[str, Any], paths: list[str], goal_cosine: Mapping[str, float]

@@ -17,7 +17,7 @@ from .words import STOPWORDS, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
     Vector = dict[int, float]  # sparse, dimension -> weight
@@ -193,50 +193,134 @@ class Model:
     clusters: dict[str, int]  # path -> cluster
     postings: dict[int, tuple[bytes, bytes]]  # dim -> (doc ids int32, weights float32), ids index `paths`
     paths: list[str]
+    doc_dims: list[bytes]  # each doc's dims (uint16), by id: what an incremental update takes out again
 
 
-def build(docs: Mapping[str, tuple[bytes, bytes]], dims: int, k: int) -> Model:
-    """IDF over the corpus, doc vectors (top DOC_TERMS dims) as postings per dimension, k-means clusters."""
+KMEANS_SAMPLE = 20_000  # k-means runs on at most this many docs, sampled; the others join the nearest
+BUILD_CHUNK = 4096  # docs made dense at a time: the build's memory stays flat as the repo grows
+
+
+def build(rows: Callable[[], Iterable[tuple[str, bytes, bytes]]], dims: int, k: int) -> Model:
+    """IDF over the corpus, doc vectors (top DOC_TERMS dims) as postings per dimension, k-means clusters.
+
+    rows() streams (path, dims, counts) ordered by path; it is read twice (document frequencies, then the
+    vectors), a chunk at a time, so a 100,000-doc build holds the sparse vectors and one dense chunk only."""
     import numpy as np
 
-    paths = sorted(docs)
+    paths: list[str] = []
+    df = np.zeros(dims, dtype=np.int64)
+    for chunk in _chunks(rows()):
+        paths += [p for p, _, _ in chunk]
+        df += np.bincount(np.concatenate([np.frombuffer(d, dtype=np.uint16) for _, d, _ in chunk]),
+                          minlength=dims)[:dims]
     n = len(paths)
-    matrix = np.zeros((n, dims), dtype=np.float32)
-    for row, path in enumerate(paths):
-        d_raw, c_raw = docs[path]
-        cols = np.frombuffer(d_raw, dtype=np.uint16).astype(np.int64)
-        matrix[row, cols] = np.frombuffer(c_raw, dtype=np.uint16)
-    present = matrix > 0
-    df = present.sum(axis=0)
     idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
     if n >= MIN_DOCS_FOR_MAX_DF:
         # A term in most docs says nothing about any of them, and its postings would be the longest a turn
         # reads: leave it out of the vectors (scikit-learn's max_df).
         idf[df > MAX_DF * n] = 0.0
-    weights = np.where(present, 1.0 + np.log(np.maximum(matrix, 1.0)), 0.0) * idf
-    if dims > DOC_TERMS and n:
+    doc_ids, cols, vals = [], [], []
+    offset = 0
+    for chunk in _chunks(rows()):
+        unit = _unit_rows(np, chunk, idf, dims)
+        r, c = np.nonzero(unit)
+        doc_ids.append((r + offset).astype(np.int32))
+        cols.append(c.astype(np.uint16))
+        vals.append(unit[r, c])
+        offset += len(chunk)
+    ids_all = np.concatenate(doc_ids) if doc_ids else np.zeros(0, dtype=np.int32)
+    cols_all = np.concatenate(cols) if cols else np.zeros(0, dtype=np.uint16)
+    vals_all = np.concatenate(vals) if vals else np.zeros(0, dtype=np.float32)
+    del doc_ids, cols, vals
+    labels, centroids = _clusters(np, ids_all, cols_all, vals_all, n, dims, min(k, n))
+    # Doc ids come out of np.nonzero in row order: each doc's dims are one contiguous run.
+    bounds = np.searchsorted(ids_all, np.arange(n + 1))
+    doc_dims = [cols_all[bounds[i]:bounds[i + 1]].tobytes() for i in range(n)]
+    order = np.argsort(cols_all, kind="stable")
+    per_dim = np.bincount(cols_all, minlength=dims)
+    postings = {}
+    start = 0
+    for d in range(dims):
+        if per_dim[d]:
+            take = order[start:start + per_dim[d]]
+            postings[d] = (ids_all[take].tobytes(), vals_all[take].astype(np.float32).tobytes())
+            start += per_dim[d]
+    return Model(idf=[float(x) for x in idf], centroids=[[float(x) for x in c] for c in centroids],
+                 clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
+                 paths=paths, doc_dims=doc_dims)
+
+
+def _chunks(rows: Iterable[tuple[str, bytes, bytes]]) -> Iterator[list[tuple[str, bytes, bytes]]]:
+    chunk: list[tuple[str, bytes, bytes]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == BUILD_CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _unit_rows(np: Any, chunk: Sequence[tuple[str, bytes, bytes]], idf: Any, dims: int) -> Any:
+    """The docs' unit vectors, dense: sublinear TF times IDF, each doc's DOC_TERMS strongest dims."""
+    matrix = np.zeros((len(chunk), dims), dtype=np.float32)
+    for row, (_, d_raw, c_raw) in enumerate(chunk):
+        matrix[row, np.frombuffer(d_raw, dtype=np.uint16)] = np.frombuffer(c_raw, dtype=np.uint16)
+    weights = np.where(matrix > 0, 1.0 + np.log(np.maximum(matrix, 1.0)), 0.0).astype(np.float32) * idf
+    if dims > DOC_TERMS:
         # Keep each doc's strongest dimensions only, so a turn's postings stay short.
         cut = np.partition(weights, dims - DOC_TERMS, axis=1)[:, dims - DOC_TERMS][:, None]
         weights = np.where(weights >= cut, weights, 0.0)
     norms = np.linalg.norm(weights, axis=1, keepdims=True)
-    unit = np.divide(weights, norms, out=np.zeros_like(weights), where=norms > 0).astype(np.float32)
-    labels, centroids = kmeans(unit, min(k, n)) if n else (np.zeros(0, dtype=np.int64), np.zeros((0, dims)))
-    postings = {}
-    for d in range(dims):
-        ids = np.nonzero(unit[:, d])[0].astype(np.int32)
-        if len(ids):
-            postings[d] = (ids.tobytes(), unit[ids, d].astype(np.float32).tobytes())
-    return Model(idf=[float(x) for x in idf], centroids=[[float(x) for x in c] for c in centroids],
-                 clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
-                 paths=paths)
+    return np.divide(weights, norms, out=np.zeros_like(weights), where=norms > 0).astype(np.float32)
+
+
+def _dense(np: Any, ids: Any, cols: Any, vals: Any, rows: Any, dims: int) -> Any:
+    """The dense vectors of doc ids `rows` (sorted) from the sparse triples (sorted by doc id)."""
+    out = np.zeros((len(rows), dims), dtype=np.float32)
+    lo, hi = np.searchsorted(ids, rows), np.searchsorted(ids, rows, side="right")
+    for i, (a, b) in enumerate(zip(lo, hi, strict=True)):
+        out[i, cols[a:b]] = vals[a:b]
+    return out
+
+
+def _clusters(np: Any, ids: Any, cols: Any, vals: Any, n: int, dims: int, k: int) -> tuple[Any, Any]:
+    """k-means on (an even sample of) the docs, then every doc's nearest centroid, a chunk at a time."""
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, dims), dtype=np.float32)
+    # A seeded random sample: the same docs give the same clusters, and no stride lines up with a pattern in
+    # the paths.
+    sample = np.arange(n) if n <= KMEANS_SAMPLE else \
+        np.sort(np.random.default_rng(KMEANS_SEED).choice(n, KMEANS_SAMPLE, replace=False))
+    labels, centroids = kmeans(_dense(np, ids, cols, vals, sample, dims), k)
+    if n <= KMEANS_SAMPLE:
+        return labels, centroids
+    out = np.zeros(n, dtype=np.int64)
+    for lo in range(0, n, BUILD_CHUNK):
+        rows = np.arange(lo, min(n, lo + BUILD_CHUNK))
+        out[rows] = np.argmax(_dense(np, ids, cols, vals, rows, dims) @ centroids.T, axis=1)
+    return out, centroids
+
+
+KMEANS_RUNS = 4  # k-means++ from this many seeds, the tightest result kept: one unlucky seeding splits a topic
 
 
 def kmeans(unit: Any, k: int) -> tuple[Any, Any]:
-    """Spherical k-means (cosine) with k-means++ seeding from a fixed seed: the same docs, the same clusters."""
+    """Spherical k-means (cosine) with k-means++ seeding from fixed seeds: the same docs, the same clusters."""
     import numpy as np
 
     x = np.asarray(unit, dtype=np.float32)
-    rng = np.random.default_rng(KMEANS_SEED)
+    best: tuple[float, Any, Any] | None = None
+    for run in range(KMEANS_RUNS):
+        labels, c = _kmeans_once(np, x, k, np.random.default_rng(KMEANS_SEED + run))
+        fit = float(np.sum(np.max(x @ c.T, axis=1))) if len(x) else 0.0  # summed cosine to the nearest centre
+        if best is None or fit > best[0] + 1e-6:
+            best = (fit, labels, c)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _kmeans_once(np: Any, x: Any, k: int, rng: Any) -> tuple[Any, Any]:
     n = len(x)
     centres = [x[rng.integers(n)]]
     for _ in range(1, k):
@@ -257,7 +341,64 @@ def kmeans(unit: Any, k: int) -> tuple[Any, Any]:
         if np.allclose(new, c):
             break
         c = new
+    labels = np.argmax(x @ c.T, axis=1)  # the labels of the final centres
     return labels, c
+
+
+# -- the model, updated in place: a few changed docs, in plain Python, inside a turn ---------------------------
+
+
+def doc_vector(dims_raw: bytes, counts_raw: bytes, idf: Sequence[float]) -> Vector:
+    """A doc's unit vector as `build` makes it, against a given IDF (the model's, unchanged)."""
+    dims, counts = array("H"), array("H")
+    dims.frombytes(dims_raw)
+    counts.frombytes(counts_raw)
+    weights = {d: (1.0 + math.log(c)) * idf[d] for d, c in zip(dims, counts, strict=True) if c > 0 and idf[d] > 0}
+    if len(weights) > DOC_TERMS:
+        cut = sorted(weights.values(), reverse=True)[DOC_TERMS - 1]
+        weights = {d: w for d, w in weights.items() if w >= cut}
+    return normalise(weights)
+
+
+def nearest(vec: Mapping[int, float], centroids: Sequence[Sequence[float]]) -> int:
+    """The cluster whose centroid is closest (the first of equals, as numpy's argmax)."""
+    cosines = centroid_cosines(vec, centroids)
+    return max(range(len(cosines)), key=lambda j: (cosines[j], -j)) if cosines else 0
+
+
+def pack_dims(vec: Mapping[int, float]) -> bytes:
+    return array("H", sorted(vec)).tobytes()
+
+
+def unpack_dims(raw: bytes) -> list[int]:
+    dims = array("H")
+    dims.frombytes(raw)
+    return list(dims)
+
+
+def edit_postings(rows: Iterable[tuple[int, bytes, bytes]], drop: Mapping[int, Iterable[int]],
+                  add: Mapping[int, Sequence[tuple[int, float]]]) -> dict[int, tuple[bytes, bytes]]:
+    """The postings of the dims in `drop` and `add` after taking out drop[dim]'s doc ids and appending
+    add[dim]'s (id, weight). rows: the stored postings of those dims (a dim with none yet starts empty)."""
+    stored = {d: (i, w) for d, i, w in rows}
+    out = {}
+    for dim in {*drop, *add}:
+        ids, weights = array("i"), array("f")
+        if dim in stored:
+            ids.frombytes(stored[dim][0])
+            weights.frombytes(stored[dim][1])
+        for doc in drop.get(dim, ()):
+            try:
+                at = ids.index(doc)  # a scan in C: fast enough for the few docs an update touches
+            except ValueError:
+                continue
+            del ids[at]
+            del weights[at]
+        for doc, w in add.get(dim, ()):
+            ids.append(doc)
+            weights.append(w)
+        out[dim] = (ids.tobytes(), weights.tobytes())
+    return out
 
 
 def centroid_cosines(goal_vec: Mapping[int, float], centroids: Sequence[Sequence[float]]) -> list[float]:
