@@ -415,12 +415,15 @@ def _pins(c: _Checker, value: Any) -> dict[str, str]:
     return out
 
 
-class LazyKeywords(Mapping[str, tuple[str, ...]]):
-    """The config's keywords, loaded on first use: a turn matches against the state's keyword index instead,
-    so with thousands of docs the hook path never pays for loading them."""
+class Lazy(Mapping[str, tuple[str, ...]]):
+    """A big part of the config (keywords, related), loaded on first use: a turn looks up the few docs it
+    touches (`lookup`) or matches against the state's keyword index, so with thousands of docs the hook path
+    never pays for loading them."""
 
-    def __init__(self, load: Callable[[], Mapping[str, Sequence[str]]]):
+    def __init__(self, load: Callable[[], Mapping[str, Sequence[str]]],
+                 lookup: Callable[[str], Sequence[str] | None] | None = None):
         self._load = load
+        self._lookup = lookup
         self._data: dict[str, tuple[str, ...]] | None = None
 
     def _get(self) -> dict[str, tuple[str, ...]]:
@@ -429,6 +432,11 @@ class LazyKeywords(Mapping[str, tuple[str, ...]]):
         return self._data
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
+        if self._data is None and self._lookup is not None:
+            found = self._lookup(key)
+            if found is None:
+                raise KeyError(key)
+            return tuple(found)
         return self._get()[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -439,8 +447,10 @@ class LazyKeywords(Mapping[str, tuple[str, ...]]):
 
 
 def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | None = None,
-                cwd: str | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None) -> Config:
-    """Build the Config from an already validated dict (see `normalise`); `keywords` may replace raw's."""
+                cwd: str | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None,
+                related: Mapping[str, tuple[str, ...]] | None = None) -> Config:
+    """Build the Config from an already validated dict (see `normalise`); `keywords` and `related` may
+    replace raw's."""
     cwd = cwd or os.getcwd()
     if docs_override is not None:
         docs_root = os.path.join(cwd, os.path.expanduser(docs_override))
@@ -459,7 +469,7 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         coactivation=raw["coactivation"],
         auto_keywords=raw["auto_keywords"],
         keywords=keywords if keywords is not None else {p: tuple(v) for p, v in raw["keywords"].items()},
-        related={p: tuple(v) for p, v in raw["related"].items()},
+        related=related if related is not None else {p: tuple(v) for p, v in raw["related"].items()},
         pinned=dict(raw["pinned"]),
         host_budgets={h: v["budget_chars"] for h, v in raw["hosts"].items()},
         max_doc_bytes=raw["max_doc_bytes"],

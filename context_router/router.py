@@ -32,7 +32,7 @@ from .turn.prompt import human_part
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any, TypeVar
 
     from .config import Config
@@ -43,12 +43,31 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
+class DocSettings:
+    """What front matter says of a doc's attention (related, pinned, decay), looked up for the docs a turn
+    touches and kept for the turn: the turn never loads the settings of every doc."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.cache: dict[str, tuple[tuple[str, ...], str | None, float | None]] = {}
+
+    def load(self, paths: Iterable[str]) -> None:
+        missing = [p for p in paths if p not in self.cache]
+        if missing:
+            found = self.store.doc_settings(missing)
+            self.cache.update((p, found.get(p, ((), None, None))) for p in missing)
+
+    def __getitem__(self, path: str) -> tuple[tuple[str, ...], str | None, float | None]:
+        self.load((path,))
+        return self.cache[path]
+
+
 @record
 class IndexView:
     """What a turn needs of the docs index; the keyword table and doc records stay in the store."""
 
     n_docs: int
-    attn: dict[str, tuple[tuple[str, ...], str | None, float | None]]  # path -> (related, pinned, decay)
+    settings: DocSettings
     version: int  # bumped whenever the index changes (the semantic model follows it)
     pending: int = 0  # changed docs this pass left for the next one (the background indexer)
 
@@ -92,7 +111,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
     try:
         ident = _config_identity(path)
         raw = None
-        keywords = None
+        keywords = related = None
         if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
@@ -105,16 +124,19 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 cached = None
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
-                keywords = config_mod.LazyKeywords(lambda: store.get_meta("config_keywords") or {})
+                keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords") or {})
+                related = config_mod.Lazy(store.config_related, lambda p: store.config_related(p).get(p))
             else:
                 raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
                 with store.transaction():
-                    # The keywords go in a blob of their own, loaded only when the index is rebuilt.
-                    store.put_meta("config", (ident, {**raw, "keywords": {}}))
+                    # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
+                    # in a table a turn looks up for the docs it touches.
+                    store.put_meta("config", (ident, {**raw, "keywords": {}, "related": {}}))
                     store.put_meta("config_keywords", raw["keywords"])
+                    store.set_config_related(raw["related"])
         else:
             raw = config_mod.normalise({})
-        cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords)
+        cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords, related)
     except BaseException:
         store.close()
         raise
@@ -193,7 +215,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
                 warn(f"warning: {message}")
     config_changed = meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
     if meta is not None and changes is None and not config_changed:
-        return IndexView(meta["n_docs"], meta["attn"], meta["version"])
+        return IndexView(meta["n_docs"], DocSettings(store), meta["version"])
     view = _store_changes(ws, changes, files, config_changed)
     return replace(view, pending=len(changes.pending)) if changes is not None else view
 
@@ -243,9 +265,9 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
         rows.update({p: [] for p in (*changes.removed, *changes.skipped)})
         store.set_keywords(rows)
     store.put_meta("index_version", version)
-    view = IndexView(store.doc_count(), store.doc_settings(), version)
+    view = IndexView(store.doc_count(), DocSettings(store), version)
     store.put_meta("index", {"sig": _index_signature(ws.config), "cfg": ws.config_id, "n_docs": view.n_docs,
-                             "attn": view.attn, "version": version})
+                             "version": version})
     return view
 
 
@@ -285,9 +307,8 @@ def pin_floors(ws: Workspace, snap: IndexView, now: float) -> tuple[dict[str, fl
     cfg = ws.config
     floor = {"warm": cfg.warm.threshold, "hot": cfg.hot.threshold}
     out: dict[str, float] = {}
-    for path, (_, level, _) in snap.attn.items():
-        if level:
-            out[path] = floor[level]
+    for path, level in ws.store.pinned_docs().items():
+        out[path] = floor[level]
     for path, level in cfg.pinned.items():
         out[path] = max(out.get(path, 0.0), floor[level])
     pins = ws.store.pins()
@@ -303,12 +324,12 @@ def pin_floors(ws: Workspace, snap: IndexView, now: float) -> tuple[dict[str, fl
 
 def decay_rate(cfg: Config, snap: IndexView, path: str) -> float:
     """The doc's own rate (front matter), else the longest matching prefix, else the default."""
-    own = snap.attn[path][2] if path in snap.attn else None
+    own = snap.settings[path][2]
     return own if own is not None else cfg.decay_for(path)
 
 
 def related(cfg: Config, snap: IndexView, path: str) -> tuple[str, ...]:
-    return cfg.related.get(path, ()) + (snap.attn[path][0] if path in snap.attn else ())
+    return cfg.related.get(path, ()) + snap.settings[path][0]
 
 
 def coactivation_ceiling(cfg: Config) -> float:
@@ -407,7 +428,9 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
                                 cfg.warm.threshold, snap.n_docs, held)
         signals = (*signals, *lex_turn.signals)
     touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
+    snap.settings.load(touched)
     touched.update(t for p in hits for t in related(cfg, snap, p))
+    snap.settings.load(touched)
     known = store.known(touched)
     upd = attention.update(session.scores, turn, hits, known.__contains__,
                            lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),

@@ -53,8 +53,9 @@ def unpin(ws: Workspace, path: str) -> str:
     # Not a `ctx pin` pin: say where the pin the user sees lives, since only its owner can remove it.
     if path in ws.config.pinned:
         raise InputError(f"{path} is pinned in {ws.config.path or 'the config'} ('pinned'): remove it there")
-    if path in snap.attn and snap.attn[path][1]:
-        raise InputError(f"{path} is pinned by its front matter ('pinned: {snap.attn[path][1]}'): remove it there")
+    level = snap.settings[path][1]
+    if level:
+        raise InputError(f"{path} is pinned by its front matter ('pinned: {level}'): remove it there")
     raise InputError(f"not pinned: {path}")
 
 

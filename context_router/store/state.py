@@ -25,7 +25,7 @@ from .index import Doc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
     from .index import Stat
@@ -436,12 +436,26 @@ class Store:
     def doc_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM docs WHERE skipped = 0").fetchone()[0])
 
-    def doc_settings(self) -> dict[str, tuple[tuple[str, ...], str | None, float | None]]:
-        """path -> (related, pinned, decay) from front matter, for the docs that set any of them."""
-        empty = marshal.dumps(())
-        return {p: (loads(r), pin, decay) for p, r, pin, decay in self.conn.execute(
-            "SELECT path, related, pinned, decay FROM docs WHERE skipped = 0 AND "
-            "(related != ? OR pinned IS NOT NULL OR decay IS NOT NULL)", (empty,))}
+    def doc_settings(self, paths: Iterable[str]) -> dict[str, tuple[tuple[str, ...], str | None, float | None]]:
+        """path -> (related, pinned, decay) from the front matter of these docs."""
+        return {p: (loads(r), pin, decay) for p, r, pin, decay in self._select_in(
+            "SELECT path, related, pinned, decay FROM docs WHERE skipped = 0 AND path IN ({})", paths)}
+
+    def pinned_docs(self) -> dict[str, str]:
+        """path -> level of the docs pinned by their front matter (an index keeps this query small)."""
+        return dict(self.conn.execute(
+            "SELECT path, pinned FROM docs INDEXED BY docs_pinned WHERE pinned IS NOT NULL AND skipped = 0"))
+
+    def set_config_related(self, related: Mapping[str, Sequence[str]]) -> None:
+        self.conn.execute("DELETE FROM cfg_related")
+        self.conn.executemany("INSERT INTO cfg_related VALUES (?, ?)",
+                              ((p, marshal.dumps(tuple(v))) for p, v in related.items()))
+
+    def config_related(self, path: str | None = None) -> dict[str, tuple[str, ...]]:
+        """The config's `related` entries (of one path, or all)."""
+        rows = self.conn.execute("SELECT path, related FROM cfg_related") if path is None else \
+            self.conn.execute("SELECT path, related FROM cfg_related WHERE path = ?", (path,))
+        return {p: loads(r) for p, r in rows}
 
     # -- keyword index: token -> (keyword, path), so a turn looks up only the prompt's tokens -----------------
 
