@@ -68,8 +68,9 @@ class IndexView:
 
     n_docs: int
     settings: DocSettings
-    version: int  # bumped whenever the index changes (the semantic model follows it)
+    version: int  # bumped whenever the index changes (the semantic model follows it); 0: no index yet
     pending: int = 0  # changed docs this pass left for the next one (the background indexer)
+    due: bool = False  # the folder needs a full scan that a turn has no time for (the background indexer)
 
 
 class Workspace:
@@ -173,8 +174,10 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
             ) -> IndexView:
     """Bring the cached index up to date with the docs folder; call inside a write transaction.
 
-    trust: skip the scan, because a live `ctx watch` keeps the index current. seconds: read changed docs for
-    at most this long; the rest stay pending (IndexView.pending) for the next pass.
+    trust: skip the scan, because a live `ctx watch` or the background indexer keeps the index current.
+    seconds: list the folder and read changed docs for at most this long each; a folder too big to list in
+    time, the docs left unread (IndexView.pending) and a full check that is due (IndexView.due) are the
+    background indexer's work.
     """
     cfg, store = ws.config, ws.store
     sig = _index_signature(cfg)
@@ -183,13 +186,23 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         store.clear_index()
         store.put_meta("index_files", {})
         meta = None
+    if meta is None and trust:  # a watcher or the indexer is building the first index: nothing to serve yet
+        return IndexView(0, DocSettings(store), 0, due=True)
     changes = None
     files: dict[str, index.Stat] = {}
+    due = False
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
         cached_bytes = store.get_meta_bytes("index_files")
-        quick, folders = _quick_scan(store, cached_bytes) if meta is not None else (None, None)
-        scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick)
+        quick, folders, due = _quick_scan(store, cached_bytes) if meta is not None else (None, None, False)
+        try:
+            scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
+                              time.monotonic() + seconds if seconds is not None else None)
+        except index.ScanTimeout:
+            # Too many docs to list inside a turn: serve the index as it is; the background indexer lists them.
+            if meta is None:
+                return IndexView(0, DocSettings(store), 0, due=True)
+            return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=True)
         if scan.ignore is not None:
             store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
         # Comparing the serialised listing first skips decoding the cached one when nothing changed.
@@ -215,33 +228,37 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
                 warn(f"warning: {message}")
     config_changed = meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
     if meta is not None and changes is None and not config_changed:
-        return IndexView(meta["n_docs"], DocSettings(store), meta["version"])
+        return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=due)
     view = _store_changes(ws, changes, files, config_changed)
-    return replace(view, pending=len(changes.pending)) if changes is not None else view
+    return replace(view, pending=len(changes.pending) if changes is not None else 0, due=due)
 
 
 FOLDERS_KEY = "folders"
 QUICK_FROM_DOCS = 2000  # below this many docs every turn stats every doc, as it always did
 SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place
-FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then a turn scans everything again
+FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then everything is scanned again
 
 
-def _quick_scan(store: Store, cached_bytes: bytes | None) -> tuple[index.Quick | None, dict[str, Any] | None]:
-    """(what a quick scan may trust, the folders record it came from), or (None, None) for a full scan.
+def _quick_scan(store: Store, cached_bytes: bytes | None
+                ) -> tuple[index.Quick | None, dict[str, Any] | None, bool]:
+    """(what a quick scan may trust, the folders record it came from, whether a full scan is due), or None,
+    None for a full scan now.
 
     On a big docs folder a turn lists only the folders whose mtime moved (adds, removes, renames move it),
-    stats a rotating sample of docs for edits in place, and scans everything once a minute: the per-turn
-    cost stops growing with the number of docs. A doc shown in full is always read from disk at the turn."""
+    stats a rotating sample of docs for edits in place, and has everything scanned again once a minute, by
+    the background indexer: the per-turn cost stops growing with the number of docs. A doc shown in full is
+    always read from disk at the turn."""
     folders = store.get_meta(FOLDERS_KEY)
-    if not folders or cached_bytes is None or time.time() - folders["full_at"] >= FULL_SCAN_EVERY_S:
-        return None, None
+    if not folders or cached_bytes is None:
+        return None, None, False
     listing: dict[str, index.Stat] = loads(cached_bytes)
     if len(listing) < QUICK_FROM_DOCS:
-        return None, None
+        return None, None, False
+    due = time.time() - folders["full_at"] >= FULL_SCAN_EVERY_S
     paths = list(listing)
     start = folders["cursor"] % len(paths)
     sample = paths[start:start + SAMPLE_DOCS] + paths[:max(0, start + SAMPLE_DOCS - len(paths))]
-    return index.Quick(folders["folders"], listing, tuple(sample)), folders
+    return index.Quick(folders["folders"], listing, tuple(sample)), folders, due
 
 
 def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],
@@ -271,9 +288,31 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
     return view
 
 
-def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.Stat]) -> IndexView:
-    """Store the changes a watcher saw (inside a write transaction)."""
-    return _store_changes(ws, changes, files, config_changed=False)
+def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.Stat], first: bool = False
+                  ) -> IndexView:
+    """Store changes read outside the lock (the watcher, the background indexer), inside a write
+    transaction. first: the first batch of a pass, which starts a new index if the old one is for another
+    signature, and rebuilds the keyword index if the config changed."""
+    meta = ws.store.get_meta("index")
+    if first and meta is not None and tuple(meta["sig"]) != _index_signature(ws.config):
+        ws.store.clear_index()
+        meta = None
+    config_changed = first and (meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ()))
+    return _store_changes(ws, changes, files, config_changed)
+
+
+def cached_listing(ws: Workspace) -> dict[str, index.Stat]:
+    """The listing of the indexed docs (empty when the index is for another signature); read inside a
+    transaction."""
+    meta = ws.store.get_meta("index")
+    if meta is None or tuple(meta["sig"]) != _index_signature(ws.config):
+        return {}
+    return ws.store.get_meta("index_files") or {}
+
+
+def config_changed(ws: Workspace) -> bool:
+    meta = ws.store.get_meta("index")
+    return meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
 
 
 # -- one turn ------------------------------------------------------------------------------------------------
@@ -416,7 +455,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
         hits, weak_signals = _weak_hits(cfg, hits)
     sem_turn = None
-    if cfg.semantic.enabled:
+    if cfg.semantic.enabled and snap.version:  # (no model of an index that is not there yet)
         from .turn import layers  # the semantic step; numpy only when its model must be rebuilt
 
         sem_turn = layers.step(ws, session.semantic, prompt, hits, session.scores, snap.version, snap.n_docs)
@@ -449,6 +488,7 @@ class _Done:
     update: attention.Update
     behind: bool  # docs or the model still to index: the background indexer's work
     pending: int  # changed docs left unread by this turn
+    due: bool  # a full scan of the folder is due
     n_docs: int  # docs indexed
 
 
@@ -460,8 +500,12 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
-        trust = read_only or (req.trust_index if req.trust_index is not None else watch_alive(store.folder))
+        indexing = _indexer_running(store)
+        trust = read_only or indexing or (req.trust_index if req.trust_index is not None
+                                          else watch_alive(store.folder))
         snap = refresh(ws, warn, trust=trust, seconds=cfg.index_budget_ms / 1000)
+        if indexing:  # what the background indexer said it has still to read
+            snap = replace(snap, pending=max(snap.pending, store.get_meta(PENDING_KEY) or 0))
         name = store.resolve_session(req.session)
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
@@ -502,8 +546,20 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
-    behind = bool(snap.pending) or (typed and cfg.semantic.enabled and (sem_turn is None or sem_turn.stale))
-    return _Done(plan, name, advance, upd, behind, snap.pending, snap.n_docs)
+    behind = bool(snap.pending) or snap.due or (typed and cfg.semantic.enabled and
+                                                 (sem_turn is None or sem_turn.stale))
+    return _Done(plan, name, advance, upd, behind, snap.pending, snap.due, snap.n_docs)
+
+
+PENDING_KEY = "index_pending"  # docs the background indexer has still to read, as of its last commit
+
+
+def _indexer_running(store: Store) -> bool:
+    if store.path == MEMORY:
+        return False
+    from .store.background import running
+
+    return running(store.folder)
 
 
 def index_in_background(ws: Workspace) -> bool:
@@ -574,6 +630,8 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         if done.pending:
             notices.append(f"note: {done.pending:,} changed docs are being indexed in the background; this turn "
                            f"used the {done.n_docs:,} indexed so far")
+        elif done.due and not done.n_docs:
+            notices.append("note: the docs are being indexed in the background; this turn used none yet")
     if not plan.entries and plan.omitted:
         notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
                        f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "

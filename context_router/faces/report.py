@@ -66,7 +66,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
         turns = ws.store.turns([session])
         last = turns[-1] if turns and turns[-1][1] == sess.turn else None
     memory = sess.semantic
-    current = model is not None and memory.get("model") == model["version"]
+    current = model is not None and memory.get("model") == model.get("made")
     frozen = tuple(sorted(int(c) for c in memory.get("frozen", {}))) if current else ()
     shown: dict[str, str] = {p: how for p, (how, _) in last[4].items()} if last else {}
     rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CtxError, StateError
-from ..router import Workspace, apply_changes, open_workspace, refresh, vector_dims
+from ..router import Workspace, open_workspace, refresh
 from ..store import index
 from ..store.state import WATCH_LOCK
 
@@ -168,35 +168,17 @@ class Watcher:
 
     def _rescan(self) -> list[Event]:
         # A full rescan after the debounce handles moves of whole folders, editors' save-by-rename and ignore
-        # files alike; it runs in this background process, never on a turn's path.
-        store = self.ws.store
+        # files alike; it runs in this background process, never on a turn's path, and commits in batches.
+        from ..store.background import absorb, rebuild_model
+
         try:
-            scan = index.scan(self.root)
+            done = absorb(self.ws, warn=self.warn, batch=WATCH_BATCH)
         except CtxError as exc:
             return [Event("error", "", str(exc))]
-        with store.read_transaction():
-            cached = store.get_meta("index_files") or {}
-        if scan.files == cached:
+        if done.view is None:
             return []
-        # The docs are read before any lock is taken, then stored a batch at a time: a checkout of thousands of
-        # files never holds the write lock for longer than a batch, so a hook turn waits briefly at most.
-        cfg = self.ws.config
-        changes = index.diff(self.root, scan.files, cached, cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
-        listing = {p: st for p, st in cached.items() if p in scan.files}
-        batches = [changes.changed[i:i + WATCH_BATCH] for i in range(0, len(changes.changed), WATCH_BATCH)] or [()]
-        for n, batch in enumerate(batches):
-            first, last = n == 0, n == len(batches) - 1
-            listing.update((d.path, scan.files[d.path]) for d in batch)
-            if first:
-                listing.update((p, scan.files[p]) for p in changes.skipped)
-            part = index.Changes(tuple(batch), changes.removed if first else (), changes.skipped if first else (),
-                                 ())
-            with store.transaction():
-                view = apply_changes(self.ws, part, scan.files if last else dict(listing))
-        from ..store.background import rebuild_model
-
-        rebuild_model(self.ws, view.version)
-        return _describe(changes, cached)
+        rebuild_model(self.ws, done.view.version)
+        return _describe(done.changed, done.removed, done.skipped, done.before)
 
 
 def _inside(path: str, root: str) -> bool:
@@ -204,20 +186,20 @@ def _inside(path: str, root: str) -> bool:
     return real == real_root or real.startswith(real_root + os.sep)
 
 
-def _describe(changes: index.Changes, cached: dict[str, index.Stat]) -> list[Event]:
-    added = [d for d in changes.changed if d.path not in cached]
-    changed = [Event("changed", d.path) for d in changes.changed if d.path in cached]
-    removed = list(changes.removed)
+def _describe(changed: tuple[tuple[str, int], ...], removed_paths: tuple[str, ...], skipped: tuple[str, ...],
+              cached: dict[str, index.Stat]) -> list[Event]:
+    added = [(p, size) for p, size in changed if p not in cached]
     events: list[Event] = []
-    for doc in added:
+    removed = list(removed_paths)
+    for path, size in added:
         # A removal and an addition of the same size in one batch is a move (or a rename).
-        twin = next((r for r in removed if cached[r][1] == doc.size), None)
+        twin = next((r for r in removed if cached[r][1] == size), None)
         if twin is not None:
             removed.remove(twin)
-            events.append(Event("moved", twin, doc.path))
+            events.append(Event("moved", twin, path))
         else:
-            events.append(Event("added", doc.path))
-    events += changed
+            events.append(Event("added", path))
+    events += [Event("changed", p) for p, _ in changed if p in cached]
     events += [Event("removed", r) for r in removed]
-    events += [Event("skipped", p) for p in changes.skipped]
+    events += [Event("skipped", p) for p in skipped]
     return events

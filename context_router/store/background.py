@@ -1,11 +1,12 @@
-"""The background indexer: the indexing work a turn has no time for, done in small committed chunks.
+"""The background indexer: the indexing work a turn has no time for, done in small committed batches.
 
-A turn reads changed docs for `index_budget_ms` (300 ms) and leaves the rest pending; it then starts
-`ctx index --background`, a detached process, one per state folder (it holds an exclusive flock on
-`.ctx/index.lock` while it runs; a second one exits at once). The indexer commits a small chunk at a time
-(about 0.3 s of lock at 10,000 docs, most of it the rescan of the folder), so a hook turn waits briefly for
-the write lock; it resumes from what is committed after a kill, rebuilds the semantic model outside the
-lock once the index is complete, and exits.
+A turn lists the docs folder and reads changed docs for `index_budget_ms` (300 ms) each; a folder too big to
+list in that time, the docs left unread, and the full rescan a big folder needs once a minute go to
+`ctx index --background`, a detached process the turn starts, one per state folder (it holds an exclusive
+flock on `.ctx/index.lock` while it runs; a second one exits at once; turns trust the index while it runs).
+The indexer scans and reads outside the write lock and commits a batch of docs at a time (`absorb`, which
+the watcher uses too), so a hook turn waits for one batch at most; it resumes from what is committed after a
+kill, brings the semantic model up to date (a whole build outside the lock when it needs one), and exits.
 """
 
 from __future__ import annotations
@@ -14,15 +15,27 @@ import os
 import sys
 import time
 
-from ..router import Workspace, refresh
+from ..records import record, replace
+from ..router import (
+    FOLDERS_KEY,
+    PENDING_KEY,
+    IndexView,
+    Workspace,
+    apply_changes,
+    cached_listing,
+    config_changed,
+    refresh,
+    vector_dims,
+)
+from . import index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 INDEX_LOCK = "index.lock"
-CHUNK_SECONDS = 0.15  # each committed pass reads docs for this long: a hook turn waits for at most one
-PAUSE_SECONDS = 0.05  # between passes, so a waiting turn gets the lock (SQLite's busy wait is not a queue)
+BATCH_DOCS = 200  # docs read outside the lock, then committed at once: a hook turn waits for one batch at most
+MAX_PASSES = 5  # scans of the folder per run while it keeps changing; the next turn starts another run
 
 
 def running(state_dir: str) -> bool:
@@ -49,10 +62,67 @@ def start(config_path: str | None, docs_option: str | None, state_path: str, cwd
     return True
 
 
-def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk: float = CHUNK_SECONDS,
+@record
+class Absorbed:
+    """What one pass over the docs folder changed."""
+
+    view: IndexView | None  # the index after it; None when nothing changed
+    changed: tuple[tuple[str, int], ...]  # (path, size) of the docs read
+    removed: tuple[str, ...]
+    skipped: tuple[str, ...]
+    before: dict[str, index.Stat]  # the listing it started from
+
+
+def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
+           warn: Callable[[str], None] | None = None, batch: int = BATCH_DOCS) -> Absorbed:
+    """Scan the docs folder and read the changed docs outside the write lock, committing them `batch` at a
+    time with the listing of what is indexed so far: a change of thousands of files (a checkout) never holds
+    the lock for more than one batch, memory holds one batch of docs, and a kill loses one batch at most."""
+    cfg, store = ws.config, ws.store
+    with store.read_transaction():
+        known = store.get_meta("ignore_answers")
+        cached = cached_listing(ws)
+        reconfigured = config_changed(ws)
+    scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
+    todo = [p for p, st in scan.files.items() if cached.get(p) != st]
+    removed = tuple(p for p in cached if p not in scan.files)
+    listing = {p: st for p, st in cached.items() if p in scan.files}
+    changed: list[tuple[str, int]] = []
+    skipped: list[str] = []
+    view = None
+    for start in range(0, max(1, len(todo)), batch) if todo or removed or reconfigured else ():
+        part = index.diff(cfg.docs_root, {p: scan.files[p] for p in todo[start:start + batch]}, {},
+                          cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
+        first = start == 0
+        if first:
+            part = replace(part, removed=removed)
+        listing.update((p, scan.files[p]) for p in todo[start:start + batch])
+        with store.transaction():
+            view = apply_changes(ws, part, listing, first)
+            store.put_meta(PENDING_KEY, max(0, len(todo) - start - batch))
+            if first and scan.ignore is not None:
+                store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
+        changed += [(d.path, d.size) for d in part.changed]
+        skipped += part.skipped
+        if warn is not None:
+            for message in part.warnings:
+                warn(f"warning: {message}")
+        if progress is not None:
+            progress(min(len(todo), start + batch), len(todo))
+    with store.transaction():
+        # The folders as this scan saw them: turns list only the ones that change from now on, for a minute.
+        store.put_meta(FOLDERS_KEY, {"folders": scan.folders, "full_at": time.time(), "cursor": 0})
+        store.put_meta(PENDING_KEY, 0)
+    if warn is not None:
+        for message in scan.warnings:
+            warn(f"warning: {message}")
+    return Absorbed(view, tuple(changed), removed, tuple(skipped), cached)
+
+
+def run(ws: Workspace, progress: Callable[[int, int], None] | None = None,
         warn: Callable[[str], None] | None = None) -> bool:
-    """Index everything pending, a committed chunk at a time, then rebuild the semantic model. False when
-    another indexer holds the lock (it will do the work)."""
+    """Index everything that changed (until a pass finds nothing new), then bring the semantic model up to
+    date. False when another indexer holds the lock (it will do the work)."""
     import fcntl
 
     path = os.path.join(ws.store.folder, INDEX_LOCK)
@@ -62,16 +132,12 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None, chunk
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return False
-        while True:
-            with ws.store.transaction():
-                view = refresh(ws, warn, seconds=chunk)
-            done = view.n_docs
-            if progress is not None:
-                progress(done, done + view.pending)
-            if not view.pending:
+        for _ in range(MAX_PASSES):  # docs that change while a pass runs are the next pass's work
+            if absorb(ws, progress, warn).view is None:
                 break
-            time.sleep(PAUSE_SECONDS)
-        rebuild_model(ws, view.version)
+        with ws.store.transaction():
+            version = refresh(ws, trust=True).version
+        rebuild_model(ws, version)
         return True
     finally:
         os.close(fd)

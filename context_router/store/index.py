@@ -173,12 +173,17 @@ class _Ignore:
         return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
 
 
-def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | None = None) -> Scan:
+class ScanTimeout(Exception):
+    """The walk ran past its deadline: the folder is too big to list inside a turn."""
+
+
+def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | None = None,
+         deadline: float | None = None) -> Scan:
     """Every indexable markdown file under root: relative path -> (mtime_ns, size).
 
     known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
     quick: trust the folders that have not changed since that scan (see Quick); ignored when the ignore
-    files changed.
+    files changed. deadline (time.monotonic()): raise ScanTimeout once the walk runs past it.
     """
     check_root(root)
     real_root = os.path.realpath(root)
@@ -219,6 +224,8 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
         if rel.count("/") >= MAX_DEPTH:
             warnings.append(f"skipped {rel}: folders nested deeper than {MAX_DEPTH}")
             return
+        if deadline is not None and time.monotonic() > deadline:
+            raise ScanTimeout(rel)
         try:
             mtime = os.stat(directory).st_mtime_ns
         except OSError as exc:
