@@ -54,8 +54,14 @@ def ctx_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "context_router"]
 
 
+def p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
 def summary(times: list[float]) -> dict[str, float]:
-    return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000, "max_ms": max(times) * 1000}
+    return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000,
+            "p99_ms": p99(times) * 1000, "max_ms": max(times) * 1000}
 
 
 def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) -> dict[str, object]:
@@ -100,10 +106,8 @@ def first_contact(corpus: Path, n: int, env: dict[str, str], limit_s: float = 60
             complete = time.perf_counter() - start
             break
         time.sleep(0.3)
-    ordered = sorted(times)
-    return {"turns": len(times), "p50_ms": statistics.median(times) * 1000,
-            "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, "max_ms": max(times) * 1000,
-            "peak_rss_mib": max(rss) / 1024, "complete_s": complete}
+    return {"turns": len(times), "p50_ms": statistics.median(times) * 1000, "p99_ms": p99(times) * 1000,
+            "max_ms": max(times) * 1000, "peak_rss_mib": max(rss) / 1024, "complete_s": complete}
 
 
 def after_edit(corpus: Path, n: int, env: dict[str, str], runs: int = 5) -> dict[str, float]:
@@ -121,7 +125,71 @@ def after_edit(corpus: Path, n: int, env: dict[str, str], runs: int = 5) -> dict
         t, kib, _ = run_once(hook, hook_payload(corpus, n, i, "bench-edit"), corpus, env)
         times.append(t)
         rss.append(kib)
-    return {"p50_ms": statistics.median(times) * 1000, "max_ms": max(times) * 1000, "peak_rss_mib": max(rss) / 1024}
+    return {"turns": len(times), "p50_ms": statistics.median(times) * 1000, "p99_ms": p99(times) * 1000,
+            "max_ms": max(times) * 1000, "peak_rss_mib": max(rss) / 1024}
+
+
+def checkout(corpus: Path, n: int, env: dict[str, str], files: int = 5000) -> dict[str, object]:
+    """Hook turns every 0.2 s while `files` docs are rewritten at once (a branch checkout) and a `ctx watch`
+    absorbs them: every turn's wall time, the seconds until the watcher has reported every file, and the
+    watcher's peak memory over its whole life (VmHWM)."""
+    import threading
+
+    docs = sorted((corpus / "docs").rglob("*.md"))[:files]
+    watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    assert watcher.stdout is not None
+    watcher.stdout.readline()  # "watching ...": its first index is done
+    seen = threading.Event()
+    reported = [0]
+
+    def count() -> None:
+        assert watcher.stdout is not None
+        for _ in watcher.stdout:
+            reported[0] += 1
+            if reported[0] >= len(docs):
+                seen.set()
+
+    threading.Thread(target=count, daemon=True).start()
+    hook = ctx_command() + ["hook", "claude"]
+    times, rss = [], []
+    try:
+        start = time.perf_counter()
+        for i, doc in enumerate(docs):
+            new = doc.with_suffix(".md.checkout")
+            new.write_text(doc.read_text(encoding="utf-8") + f"\nChanged on another branch ({i}).\n",
+                           encoding="utf-8")
+            os.replace(new, doc)
+        turn = 0
+        while not seen.is_set() and time.perf_counter() - start < 600:
+            t, kib, _ = run_once(hook, hook_payload(corpus, n, turn, "bench-checkout"), corpus, env)
+            times.append(t)
+            rss.append(kib)
+            turn += 1
+            time.sleep(0.2)
+        absorbed = time.perf_counter() - start if seen.wait(600) else None
+        with open(f"/proc/{watcher.pid}/status", encoding="utf-8") as fh:
+            hwm = next(int(line.split()[1]) for line in fh if line.startswith("VmHWM"))
+    finally:
+        watcher.send_signal(2)
+        watcher.wait(timeout=120)
+    return {"turns": len(times), "p50_ms": statistics.median(times) * 1000 if times else 0.0,
+            "p99_ms": p99(times) * 1000 if times else 0.0, "max_ms": max(times, default=0.0) * 1000,
+            "peak_rss_mib": max(rss, default=0) / 1024, "absorbed_s": absorbed, "watch_rss_mib": hwm / 1024}
+
+
+def state_size(state: Path, n: int) -> dict[str, float]:
+    """The state database per doc: in all, and beyond the docs' own text index (the FTS5 tables)."""
+    import sqlite3
+
+    conn = sqlite3.connect(state)
+    try:
+        sizes = dict(conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
+    finally:
+        conn.close()
+    total = sum(sizes.values())
+    text = sum(v for k, v in sizes.items() if k == "lex" or k.startswith("lex_") and k not in ("lex_df", "lex_docs"))
+    return {"total_kib_per_doc": total / 1024 / n, "beyond_text_kib_per_doc": (total - text) / 1024 / n}
 
 
 def main() -> None:
@@ -131,7 +199,9 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--layers", default="off,nolex,on", help="which of off, nolex, on to measure")
-    parser.add_argument("--states", action="store_true", help="also first contact and the turn after an edit")
+    parser.add_argument("--states", action="store_true",
+                        help="also first contact, the turn after an edit, a checkout, the size of state.db")
+    parser.add_argument("--checkout", type=int, default=5000, help="files a checkout changes (--states)")
     args = parser.parse_args()
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
     # An installed package has its bytecode compiled (pip does it); a checkout run with PYTHONDONTWRITEBYTECODE
@@ -159,6 +229,8 @@ def main() -> None:
             if layer == "on" and args.states:
                 states.append({"docs": n, "state": "first contact", **first_contact(corpus, n, env)})
             subprocess.run(ctx_command() + ["index"], cwd=corpus, env=env, check=True, capture_output=True)
+            if layer == "on" and args.states:
+                states.append({"docs": n, "state": "state.db", **state_size(state, n)})
             results.append({"docs": n, "semantic": layer, "mode": "scan",
                             **measure(corpus, n, args.runs, "bench-scan", env)})
             watcher = subprocess.Popen(ctx_command() + ["watch"], cwd=corpus, env=env, stdout=subprocess.PIPE,
@@ -173,16 +245,18 @@ def main() -> None:
                 watcher.wait(timeout=30)
             if layer == "on" and args.states:
                 states.append({"docs": n, "state": "after an edit", **after_edit(corpus, n, env)})
+                states.append({"docs": n, "state": "during a checkout",
+                               **checkout(corpus, n, env, min(args.checkout, n))})
     if args.json:
         print(json.dumps({"steady": results, "states": states}, indent=2))
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
-    print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook median':>11}  {'min':>7}  {'max':>7}  "
-          f"{'python -c pass':>14}  {'ratio':>5}  {'peak RSS':>8}")
+    print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook p50':>8}  {'p99':>7}  {'python -c pass':>14}  "
+          f"{'ratio':>5}  {'peak RSS':>8}")
     for r in results:
         h, b = r["hook"], r["python"]
-        print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>8.1f} ms  {h['min_ms']:>7.1f}  "
-              f"{h['max_ms']:>7.1f}  {b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+        print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>5.1f} ms  {h['p99_ms']:>7.1f}  "
+              f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
     for title, on, off in (("semantic layer", "on", "off"), ("text evidence (lexical step)", "on", "nolex")):
         pairs = [(r, o) for r in results if r["semantic"] == on for o in results
                  if o["docs"] == r["docs"] and o["mode"] == r["mode"] and o["semantic"] == off]
@@ -192,17 +266,21 @@ def main() -> None:
             print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - o['hook']['median_ms']:+.1f} ms")
 
     if states:
-        print("\nstates a repo goes through (semantic layer on, no watcher; wall time of whole hook turns):")
+        print("\nstates a repo goes through (semantic layer on; wall time of whole hook turns):")
         for st in states:
+            if st["state"] == "state.db":
+                print(f"{st['docs']:>6}  state.db: {st['total_kib_per_doc']:.2f} KiB a doc, "
+                      f"{st['beyond_text_kib_per_doc']:.2f} KiB beyond the text index")
+                continue
+            line = (f"{st['docs']:>6}  {st['state']}: {st['turns']} turns, p50 {st['p50_ms']:.0f} ms, "
+                    f"p99 {st['p99_ms']:.0f} ms, max {st['max_ms']:.0f} ms, peak RSS {st['peak_rss_mib']:.0f} MiB")
             if st["state"] == "first contact":
                 done = f"{st['complete_s']:.1f} s" if st["complete_s"] is not None else "not within the limit"
-                print(f"{st['docs']:>6}  first contact: {st['turns']} turns, p50 {st['p50_ms']:.0f} ms, p99 "
-                      f"{st['p99_ms']:.0f} ms, max {st['max_ms']:.0f} ms, peak RSS {st['peak_rss_mib']:.0f} MiB; "
-                      f"index complete after {done}")
-            else:
-                print(f"{st['docs']:>6}  after an edit: p50 {st['p50_ms']:.0f} ms, max {st['max_ms']:.0f} ms, "
-                      f"peak RSS {st['peak_rss_mib']:.0f} MiB")
-
+                line += f"; index complete after {done}"
+            if st["state"] == "during a checkout":
+                done = f"{st['absorbed_s']:.1f} s" if st["absorbed_s"] is not None else "not within the limit"
+                line += f"; the watcher absorbed it in {done}, its peak RSS {st['watch_rss_mib']:.0f} MiB"
+            print(line)
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,6 @@ config.yaml or a doc with front matter changed.
 
 from __future__ import annotations
 
-import marshal
 import os
 import time
 
@@ -23,7 +22,6 @@ from .store.state import (
     default_path,
     is_corruption,
     is_locked,
-    loads,
     set_aside,
     watch_alive,
 )
@@ -184,7 +182,6 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     meta = store.get_meta("index")
     if meta is not None and tuple(meta["sig"]) != sig:
         store.clear_index()
-        store.put_meta("index_files", {})
         meta = None
     if meta is None and trust:  # a watcher or the indexer is building the first index: nothing to serve yet
         return IndexView(0, DocSettings(store), 0, due=True)
@@ -193,8 +190,8 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     due = False
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
-        cached_bytes = store.get_meta_bytes("index_files")
-        quick, folders, due = _quick_scan(store, cached_bytes) if meta is not None else (None, None, False)
+        folders = store.get_meta(FOLDERS_KEY) if meta is not None else None
+        quick, due = _quick_scan(store, folders, meta["n_docs"]) if folders else (None, False)
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
                               time.monotonic() + seconds if seconds is not None else None)
@@ -205,23 +202,22 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
             return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=True)
         if scan.ignore is not None:
             store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
-        # Comparing the serialised listing first skips decoding the cached one when nothing changed.
         files = scan.files
-        if cached_bytes is None or marshal.dumps(files) != cached_bytes:
-            cached = loads(cached_bytes) if cached_bytes is not None else {}
-            if files != cached:
-                deadline = time.monotonic() + seconds if seconds is not None else None
-                changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
-                                     vector_dims(cfg), deadline)
-                if changes.pending:  # the listing names only what is indexed: the rest shows up as changed
-                    later = set(changes.pending)
-                    files = {p: st for p, st in files.items() if p not in later}
-                    files.update((p, cached[p]) for p in later if p in cached)
+        # A quick scan compares only what it listed or sampled; a full one, everything.
+        if quick is None or scan.listed is None:
+            cached = store.listing()
+        else:  # the folders listed again, and those gone (their docs are gone too)
+            gone = [f for f in quick.folders if scan.folders is not None and f not in scan.folders]
+            cached = store.listing_in([*scan.listed, *gone], scan.files)
+        if files != cached:
+            deadline = time.monotonic() + seconds if seconds is not None else None
+            changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
+                                 vector_dims(cfg), deadline)
         complete = changes is None or not changes.pending
-        # A quick scan may trust these folders only while the listing they came with is the whole truth.
-        trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": 0}
+        # A quick scan may trust these folders only while the index holds every doc they list.
+        trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}
         if quick is not None and folders is not None:
-            trusted.update(full_at=folders["full_at"], cursor=folders["cursor"] + SAMPLE_DOCS)
+            trusted.update(full_at=folders["full_at"], cursor=quick.sample[-1] if quick.sample else "")
         store.put_meta(FOLDERS_KEY, trusted if complete and scan.folders is not None else None)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
@@ -239,26 +235,18 @@ SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to cat
 FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then everything is scanned again
 
 
-def _quick_scan(store: Store, cached_bytes: bytes | None
-                ) -> tuple[index.Quick | None, dict[str, Any] | None, bool]:
-    """(what a quick scan may trust, the folders record it came from, whether a full scan is due), or None,
-    None for a full scan now.
+def _quick_scan(store: Store, folders: dict[str, Any], n_docs: int) -> tuple[index.Quick | None, bool]:
+    """(what a quick scan may trust, whether a full scan is due), or (None, False) for a full scan now.
 
     On a big docs folder a turn lists only the folders whose mtime moved (adds, removes, renames move it),
     stats a rotating sample of docs for edits in place, and has everything scanned again once a minute, by
     the background indexer: the per-turn cost stops growing with the number of docs. A doc shown in full is
     always read from disk at the turn."""
-    folders = store.get_meta(FOLDERS_KEY)
-    if not folders or cached_bytes is None:
-        return None, None, False
-    listing: dict[str, index.Stat] = loads(cached_bytes)
-    if len(listing) < QUICK_FROM_DOCS:
-        return None, None, False
+    if n_docs < QUICK_FROM_DOCS:
+        return None, False
     due = time.time() - folders["full_at"] >= FULL_SCAN_EVERY_S
-    paths = list(listing)
-    start = folders["cursor"] % len(paths)
-    sample = paths[start:start + SAMPLE_DOCS] + paths[:max(0, start + SAMPLE_DOCS - len(paths))]
-    return index.Quick(folders["folders"], listing, tuple(sample)), folders, due
+    sample = store.listing_after(folders["cursor"], SAMPLE_DOCS) if SAMPLE_DOCS else []
+    return index.Quick(folders["folders"], tuple(sample)), due
 
 
 def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],
@@ -269,7 +257,6 @@ def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str
     # A counter of its own that a rebuilt index never resets, so a model built for other docs is never reused.
     version = (store.get_meta("index_version") or 0) + 1
     if changes is not None:
-        store.put_meta("index_files", files)
         store.save_docs(changes.changed, ((p, files[p]) for p in changes.skipped), changes.removed,
                         version if vector_dims(ws.config) is not None else None)
     if config_changed:
@@ -307,7 +294,7 @@ def cached_listing(ws: Workspace) -> dict[str, index.Stat]:
     meta = ws.store.get_meta("index")
     if meta is None or tuple(meta["sig"]) != _index_signature(ws.config):
         return {}
-    return ws.store.get_meta("index_files") or {}
+    return ws.store.listing()
 
 
 def config_changed(ws: Workspace) -> bool:

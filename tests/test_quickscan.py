@@ -41,14 +41,13 @@ def test_an_unchanged_folder_is_not_listed_or_statted_again(tmp_path):
     age_folders(tmp_path)
     first = index.scan(str(tmp_path))
     assert first.folders is not None
-    fake = {**first.files, "a/x.md": (1, 1)}  # a stat that only the cache could hold
-    quick = index.Quick(first.folders, fake, sample=("b/y.md",))
+    quick = index.Quick(first.folders, sample=("b/y.md",))
     again = index.scan(str(tmp_path), quick=quick)
-    assert again.files["a/x.md"] == (1, 1)  # trusted: folder a/ did not change and x.md was not sampled
-    assert again.files["b/y.md"] == first.files["b/y.md"]
+    assert again.listed == () and again.folders == first.folders  # nothing listed: every folder trusted
+    assert again.files == {"b/y.md": first.files["b/y.md"]}  # only the sampled doc was statted
     (tmp_path / "a" / "z.md").write_text("# Z\n")  # an add moves the folder's mtime
     third = index.scan(str(tmp_path), quick=quick)
-    assert "a/z.md" in third.files and third.files["a/x.md"] != (1, 1)
+    assert third.listed == ("a/",) and set(third.files) == {"a/x.md", "a/z.md", "b/y.md"}
 
 
 def test_adds_and_removes_are_seen_on_the_next_turn(big, tmp_path):
@@ -92,5 +91,19 @@ def test_a_folder_changed_a_moment_ago_is_listed_again(tmp_path):
     write_docs(tmp_path, {"a/x.md": "# X\n"})
     first = index.scan(str(tmp_path))
     assert first.folders is not None
-    quick = index.Quick(first.folders, {"a/x.md": (1, 1)}, sample=())
-    assert index.scan(str(tmp_path), quick=quick).files["a/x.md"] != (1, 1)  # too fresh to trust
+    again = index.scan(str(tmp_path), quick=index.Quick(first.folders, sample=()))
+    assert "a/" in (again.listed or ()) and "a/x.md" in again.files  # too fresh to trust
+
+
+def test_a_folder_removed_whole_takes_its_docs_out_of_the_index(big, tmp_path):
+    import shutil
+
+    shutil.rmtree(tmp_path / "docs" / "g5")
+    route(TurnRequest("anything"), str(big))
+
+    def listing(ws):
+        with ws.store.read_transaction():
+            return ws.store.listing(), ws.store.doc_count()
+
+    files, count = with_workspace(listing, str(big))
+    assert not any(p.startswith("g5/") for p in files) and count == N - N // 7

@@ -55,7 +55,7 @@ def _workspace_checks(ws: Workspace) -> list[Check]:
     except CtxError as exc:
         return [*out, Check("error", str(exc), "set `docs:` in the config, or pass --docs")]
     with store.transaction():
-        cached = store.get_meta("index_files") or {}
+        cached = store.listing()
     stale = sum(1 for p, st in found.items() if cached.get(p) != st) + sum(1 for p in cached if p not in found)
     if not found:
         out.append(Check("warning", "no *.md docs in the docs folder", "point `docs:` at your docs"))

@@ -57,16 +57,17 @@ class Scan:
     ignore: IgnoreAnswers | None = None  # the ignore answers to remember, when they changed
     folders: dict[str, tuple[int, tuple[str, ...], bool]] | None = None  # rel folder -> (mtime_ns, subfolders,
     # holds links): what a quick scan may trust while the folder's mtime stands
+    listed: tuple[str, ...] | None = None  # a quick scan: the folders it listed ("" the top, "a/b/" others);
+    # `files` holds their docs and the sampled ones only. None: a full scan, `files` holds every doc
 
 
 @record
 class Quick:
-    """What a quick scan trusts: an earlier scan's folders and listing. A folder whose mtime has not moved
-    holds the same names (adds, removes and renames move it), so it is not listed again and its docs keep
-    their cached (mtime, size); `sample` docs are statted afresh to catch edits in place."""
+    """What a quick scan trusts: an earlier scan's folders. A folder whose mtime has not moved holds the same
+    names (adds, removes and renames move it), so it is not listed again and its docs keep their indexed
+    (mtime, size); `sample` docs are statted afresh to catch edits in place."""
 
     folders: dict[str, tuple[int, tuple[str, ...], bool]]
-    files: dict[str, Stat]
     sample: tuple[str, ...]
 
 
@@ -195,11 +196,8 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     warnings: list[str] = []
     seen_dirs = {real_root}
     folders: dict[str, tuple[int, tuple[str, ...], bool]] = {}
-    by_folder: dict[str, list[str]] = {}
+    listed: list[str] = []
     now_ns = time.time_ns()
-    if quick is not None:
-        for path in quick.files:
-            by_folder.setdefault(path[:path.rfind("/") + 1], []).append(path)
 
     def inside(real: str) -> bool:
         return real == real_root or real.startswith(real_root + os.sep)
@@ -235,15 +233,13 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
         # A folder changed within the last seconds may change again within its mtime's granularity ("racy
         # git"): only an older mtime is proof that the listing is the same.
         if known is not None and known[0] == mtime and not known[2] and now_ns - mtime > RACY_NS:
-            assert quick is not None
             folders[rel] = known
-            for path in by_folder.get(rel, ()):
-                files[path] = quick.files[path]
             for sub in known[1]:
                 walk(os.path.join(directory, sub), rel + sub + "/")
             return
         subfolders: list[str] = []
         links = False
+        listed.append(rel)
         try:
             it = os.scandir(directory)
         except OSError as exc:
@@ -280,8 +276,9 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
 
     walk(root, "")
     if quick is not None:
+        fresh = set(listed)
         for path in quick.sample:
-            if path in files:
+            if path[:path.rfind("/") + 1] not in fresh and path[:path.rfind("/") + 1] in folders:
                 try:
                     st = os.stat(os.path.join(root, path), follow_symlinks=False)
                 except OSError:
@@ -292,7 +289,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
         for name in HOST_LOADED:
             files.pop(name, None)
     remember = IgnoreAnswers(matcher.fingerprint, matcher.answers) if matcher.changed else None
-    return Scan(files, tuple(warnings), remember, folders)
+    return Scan(files, tuple(warnings), remember, folders, tuple(listed) if quick is not None else None)
 
 
 RACY_NS = 2_000_000_000  # a folder's listing is trusted only once its mtime is this old

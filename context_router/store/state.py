@@ -428,6 +428,31 @@ class Store:
             rows += self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
         return rows
 
+    # -- the listing: (mtime, size) of every file the index holds, indexed or skipped, from the docs table ------
+
+    def listing(self) -> dict[str, Stat]:
+        return {p: (m, z) for p, m, z in self.conn.execute("SELECT path, mtime_ns, size FROM docs")}
+
+    def listing_in(self, folders: Iterable[str], paths: Iterable[str] = ()) -> dict[str, Stat]:
+        """The listed files directly inside these folders ("" the top, "a/b/" others), and these paths."""
+        out: dict[str, Stat] = {}
+        for rel in folders:
+            out.update((p, (m, z)) for p, m, z in self.conn.execute(
+                "SELECT path, mtime_ns, size FROM docs WHERE path >= ?1 AND path < ?1 || char(1114111) "
+                "AND instr(substr(path, length(?1) + 1), '/') = 0", (rel,)))
+        out.update((p, (m, z)) for p, m, z in self._select_in(
+            "SELECT path, mtime_ns, size FROM docs WHERE path IN ({})", paths))
+        return out
+
+    def listing_after(self, path: str, limit: int) -> list[str]:
+        """Up to `limit` listed paths after `path`, in order, starting over from the first at the end."""
+        rows = [r[0] for r in self.conn.execute("SELECT path FROM docs WHERE path > ? ORDER BY path LIMIT ?",
+                                                (path, limit))]
+        if len(rows) < limit:
+            rows += [r[0] for r in self.conn.execute("SELECT path FROM docs WHERE path <= ? ORDER BY path LIMIT ?",
+                                                     (path, limit - len(rows)))]
+        return rows
+
     def known(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these paths are indexed docs."""
         return frozenset(r[0] for r in self._select_in("SELECT path FROM docs WHERE skipped = 0 AND path IN ({})",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import Counter
 from zlib import crc32
 
 from ..records import record
@@ -33,8 +34,11 @@ KMEANS_SEED = 7
 
 def terms(text: str) -> list[str]:
     """Lower-case word tokens for vectors: identifiers split at "_" (SECRET_KEY -> secret, key), stopwords out."""
+    tokens = tokens_of(text.lower())
+    if "_" not in text:
+        return [t for t in tokens if len(t) > 1 and t not in STOPWORDS]
     out: list[str] = []
-    for token in tokens_of(text.lower()):
+    for token in tokens:
         for part in token.split("_"):
             if len(part) > 1 and part not in STOPWORDS:
                 out.append(part)
@@ -47,9 +51,9 @@ def dim_of(term: str, dims: int) -> int:
 
 def hashed_counts(text: str, dims: int) -> dict[int, int]:
     counts: dict[int, int] = {}
-    for term in terms(text):
+    for term, n in Counter(terms(text)).items():  # each distinct term hashed once
         d = dim_of(term, dims)
-        counts[d] = counts.get(d, 0) + 1
+        counts[d] = counts.get(d, 0) + n
     return counts
 
 
@@ -64,10 +68,7 @@ def entropy(text: str) -> float:
     n = len(text)
     if n < 2:
         return 0.0
-    freq: dict[str, int] = {}
-    for ch in text:
-        freq[ch] = freq.get(ch, 0) + 1
-    h = -sum(c / n * math.log2(c / n) for c in freq.values())
+    h = -sum(c / n * math.log2(c / n) for c in Counter(text).values())
     return h / math.log2(n)
 
 

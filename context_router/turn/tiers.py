@@ -194,10 +194,21 @@ def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], roo
              measure: Callable[[str], int]) -> str | None:
     """The longest closing line that names omitted files (with why) and fits in `room`."""
     named = [f"{p} ({r})" for p, r in zip(omitted, reasons, strict=True)]
-    for k in range(len(named), -1, -1):
-        line = layout.closing(named[:k], len(named) - k)
-        if measure(line) <= room:
-            return line
+
+    def line(k: int) -> str:
+        return layout.closing(named[:k], len(named) - k)
+
+    # The line grows with every name it lists: search for the most that fit (hundreds may be left out).
+    lo, hi = 0, len(named)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(line(mid)) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    for k in range(lo, -1, -1):  # the first that fits, should one more name ever make it shorter
+        if measure(line(k)) <= room:
+            return line(k)
     return None
 
 

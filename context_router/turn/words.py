@@ -73,6 +73,8 @@ def doc_name(path: str) -> str:
 def split_identifier(token: str) -> list[str]:
     """The parts of a camelCase, PascalCase or snake_case identifier ("DebounceHandler" -> Debounce, Handler;
     "HTTPServer" -> HTTP, Server); a plain word is its own single part."""
+    if token.isalpha() and (token[1:].islower() or token.isupper()):
+        return [token]  # a plain word (most of any text): nothing to split
     parts: list[str] = []
     for piece in token.split("_"):
         if not piece:
