@@ -197,7 +197,7 @@ class Model:
     doc_dims: list[bytes]  # each doc's dims (uint16), by id: what an incremental update takes out again
 
 
-KMEANS_SAMPLE = 20_000  # k-means runs on at most this many docs, sampled; the others join the nearest
+KMEANS_SAMPLE = 10_000  # k-means runs on at most this many docs, sampled; the others join the nearest
 BUILD_CHUNK = 4096  # docs made dense at a time: the build's memory stays flat as the repo grows
 
 
@@ -220,14 +220,24 @@ def build(rows: Callable[[], Iterable[tuple[str, bytes, bytes]]], dims: int, k: 
         # A term in most docs says nothing about any of them, and its postings would be the longest a turn
         # reads: leave it out of the vectors (scikit-learn's max_df).
         idf[df > MAX_DF * n] = 0.0
-    doc_ids, cols, vals = [], [], []
+    doc_ids, cols, vals = [], [], []  # doc-major sparse vectors, one array of each per chunk
+    by_dim: list[list[Any]] = [[] for _ in range(dims)]  # dim -> per-chunk (ids, weights) runs
     offset = 0
     for chunk in _chunks(rows()):
         unit = _unit_rows(np, chunk, idf, dims)
         r, c = np.nonzero(unit)
-        doc_ids.append((r + offset).astype(np.int32))
-        cols.append(c.astype(np.uint16))
-        vals.append(unit[r, c])
+        ids, cs, vs = (r + offset).astype(np.int32), c.astype(np.uint16), unit[r, c]
+        doc_ids.append(ids)
+        cols.append(cs)
+        vals.append(vs)
+        # This chunk's postings, grouped by dim: sorting a chunk at a time keeps the build's memory flat.
+        order = np.argsort(cs, kind="stable")
+        counts = np.bincount(cs, minlength=dims)
+        start = 0
+        for d in np.nonzero(counts)[0]:
+            take = order[start:start + counts[d]]
+            by_dim[d].append((ids[take], vs[take]))
+            start += counts[d]
         offset += len(chunk)
     ids_all = np.concatenate(doc_ids) if doc_ids else np.zeros(0, dtype=np.int32)
     cols_all = np.concatenate(cols) if cols else np.zeros(0, dtype=np.uint16)
@@ -237,15 +247,12 @@ def build(rows: Callable[[], Iterable[tuple[str, bytes, bytes]]], dims: int, k: 
     # Doc ids come out of np.nonzero in row order: each doc's dims are one contiguous run.
     bounds = np.searchsorted(ids_all, np.arange(n + 1))
     doc_dims = [cols_all[bounds[i]:bounds[i + 1]].tobytes() for i in range(n)]
-    order = np.argsort(cols_all, kind="stable")
-    per_dim = np.bincount(cols_all, minlength=dims)
+    del ids_all, cols_all, vals_all
     postings = {}
-    start = 0
-    for d in range(dims):
-        if per_dim[d]:
-            take = order[start:start + per_dim[d]]
-            postings[d] = (ids_all[take].tobytes(), vals_all[take].astype(np.float32).tobytes())
-            start += per_dim[d]
+    for d, runs in enumerate(by_dim):
+        if runs:
+            postings[d] = (b"".join(i.tobytes() for i, _ in runs), b"".join(w.tobytes() for _, w in runs))
+    del by_dim
     return Model(idf=[float(x) for x in idf], centroids=[[float(x) for x in c] for c in centroids],
                  clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
                  paths=paths, doc_dims=doc_dims)
