@@ -232,12 +232,13 @@ def build(rows: Callable[[], Iterable[tuple[str, bytes, bytes]]], dims: int, k: 
         vals.append(vs)
         # This chunk's postings, grouped by dim: sorting a chunk at a time keeps the build's memory flat.
         order = np.argsort(cs, kind="stable")
-        counts = np.bincount(cs, minlength=dims)
-        start = 0
-        for d in np.nonzero(counts)[0]:
-            take = order[start:start + counts[d]]
-            by_dim[d].append((ids[take], vs[take]))
-            start += counts[d]
+        counts = np.bincount(cs, minlength=dims).tolist()
+        at = 0
+        for dim, count in enumerate(counts):
+            if count:
+                take = order[at:at + count]
+                by_dim[dim].append((ids[take], vs[take]))
+                at += count
         offset += len(chunk)
     ids_all = np.concatenate(doc_ids) if doc_ids else np.zeros(0, dtype=np.int32)
     cols_all = np.concatenate(cols) if cols else np.zeros(0, dtype=np.uint16)
