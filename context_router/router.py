@@ -123,7 +123,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 cached = None
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
-                keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords") or {})
+                keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords", packed=True) or {})
                 related = config_mod.Lazy(store.config_related, lambda p: store.config_related(p).get(p))
             else:
                 raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
@@ -131,7 +131,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                     # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
                     # in a table a turn looks up for the docs it touches.
                     store.put_meta("config", (ident, {**raw, "keywords": {}, "related": {}}))
-                    store.put_meta("config_keywords", raw["keywords"])
+                    store.put_meta("config_keywords", raw["keywords"], packed=True)
                     store.set_config_related(raw["related"])
         else:
             raw = config_mod.normalise({})

@@ -144,3 +144,53 @@ def test_progress_when_piped_is_a_line_every_few_seconds(capsys, monkeypatch):
             tick(done, 3)
     err = capsys.readouterr().err
     assert err.splitlines() == ["ctx: indexed 2 of 3 docs", "ctx: indexed 3 of 3 docs"]
+
+
+def test_two_turns_racing_on_a_new_repo_start_one_indexer(tmp_path, isolated_state):
+    cfg = project(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    payload = json.dumps({"prompt": "word123 please", "session_id": "race", "cwd": str(tmp_path)})
+    turns = [subprocess.Popen([sys.executable, "-m", "context_router", "hook", "claude", "--config", str(cfg)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                              text=True) for _ in range(2)]
+    outs = [t.communicate(payload, timeout=60) for t in turns]
+    assert all(t.returncode == 0 for t in turns)
+    for out, err in outs:  # each answered: with what was indexed in time, or nothing yet; never an error
+        assert not out or json.loads(out)["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+        assert "error" not in err
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    with open(isolated_state.parent / background.INDEX_LOCK) as fh:  # the lock is free: every indexer exited
+        import fcntl
+
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_a_folder_too_big_to_list_in_time_is_left_to_the_indexer(tmp_path, isolated_state, monkeypatch):
+    from context_router.store import index
+
+    cfg = project(tmp_path, budget_ms=300)
+
+    def slow(*args, **kwargs):
+        raise index.ScanTimeout("")  # as a walk past its deadline would
+
+    monkeypatch.setattr(index, "scan", slow)
+    res = route(TurnRequest("word001 please"), str(cfg))
+    assert not res.plan.entries
+    assert res.notices == ("note: the docs are being indexed in the background; this turn used none yet",)
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    monkeypatch.undo()
+    assert "d001.md" in {e.path for e in route(TurnRequest("word001 please"), str(cfg)).plan.entries}
+
+
+def test_turns_trust_the_index_while_the_indexer_runs(tmp_path, isolated_state, monkeypatch):
+    from context_router.store import index
+
+    cfg = project(tmp_path, budget_ms=300)
+    route(TurnRequest("word001"), str(cfg))
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    monkeypatch.setattr(background, "running", lambda folder: True)
+    scans = []
+    real = index.scan
+    monkeypatch.setattr(index, "scan", lambda *a, **k: scans.append(a) or real(*a, **k))
+    res = route(TurnRequest("word002"), str(cfg))
+    assert not scans and "d002.md" in {e.path for e in res.plan.entries}
