@@ -11,6 +11,8 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from context_router.router import TurnRequest, route, with_workspace
 from context_router.turn import layers, semantic
@@ -185,3 +187,60 @@ def test_folding_a_doc_matches_the_build_for_the_same_idf():
     unit = semantic._unit_rows(np, [("p", *raw)], np.array(idf, dtype=np.float32), dims)[0]
     assert set(vec) == {int(d) for d in np.nonzero(unit)[0]}
     assert all(abs(vec[d] - float(unit[d])) < 1e-5 for d in vec)
+
+
+def stored_postings(cfg: Path) -> list[list[float]]:
+    def read(ws):
+        with ws.store.read_transaction():
+            return ws.store.conn.execute("SELECT weights FROM postings").fetchall()
+
+    out = []
+    for (raw,) in with_workspace(read, str(cfg)):
+        weights = array("f")
+        weights.frombytes(raw)
+        out.append(list(weights))
+    return out
+
+
+def test_postings_stay_strongest_first_through_builds_and_updates(tmp_path):
+    cfg = project(tmp_path)
+    turn(cfg)
+    assert all(w == sorted(w, reverse=True) for w in stored_postings(cfg))
+    rng = random.Random(9)
+    for i in range(0, 20, 2):
+        (tmp_path / "docs" / f"d{i:03}.md").write_text(doc(i, "search", rng), encoding="utf-8")
+    turn(cfg)
+    meta, _, _ = model_state(cfg)
+    assert meta["drift"] == 10  # updated in place, and still in order
+    assert all(w == sorted(w, reverse=True) for w in stored_postings(cfg))
+
+
+@given(st.lists(st.floats(0.0, 1.0, width=32), max_size=40), st.lists(st.floats(0.0, 1.0, width=32), max_size=10))
+def test_edit_postings_keeps_descending_weight(existing, added):
+    existing = sorted(existing, reverse=True)
+    rows = [(3, array("i", range(len(existing))).tobytes(), array("f", existing).tobytes())]
+    drop = {3: [0, 5]} if existing else {}
+    add = {3: [(100 + j, w) for j, w in enumerate(added)]}
+    ids_raw, weights_raw = semantic.edit_postings(rows, drop, add)[3]
+    ids, weights = array("i"), array("f")
+    ids.frombytes(ids_raw)
+    weights.frombytes(weights_raw)
+    assert list(weights) == sorted(weights, reverse=True)
+    assert set(ids) == ({*range(len(existing))} - {0, 5}) | {100 + j for j in range(len(added))}
+
+
+def test_a_turn_reads_the_strongest_postings_only(tmp_path, monkeypatch):
+    cfg = project(tmp_path)
+    turn(cfg)
+    monkeypatch.setattr(semantic, "POSTINGS_READ", 5)
+    reads = []
+    real = semantic.similarities
+    def counted(goal, prompt, postings):
+        reads.extend(len(ids) // 4 for _, ids, _ in postings)
+        return real(goal, prompt, postings)
+
+    monkeypatch.setattr(semantic, "similarities", counted)
+    res = route(TurnRequest("networkalpha networkbravo networkdelta networkecho networkgolf"), str(cfg))
+    assert reads and max(reads) <= 5
+    recalled = [p for p, cs in res.causes.items() if any(c.startswith("semantic:") for c in cs)]
+    assert recalled and all(int(p[1:4]) % 4 == 0 for p in recalled)  # network docs, from their strongest dims

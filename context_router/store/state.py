@@ -639,8 +639,13 @@ class Store:
                               ((d, *v) for d, v in postings.items() if v[0]))
         self.conn.executemany("DELETE FROM sem_pending WHERE path = ?", ((p,) for p in paths))
 
-    def postings(self, dims: Iterable[int]) -> list[tuple[int, bytes, bytes]]:
-        return self._select_in("SELECT dim, ids, weights FROM postings WHERE dim IN ({})", dims)
+    def postings(self, dims: Iterable[int], head: int | None = None) -> list[tuple[int, bytes, bytes]]:
+        """(dim, doc ids, weights) of these dims; head: only each one's first `head` entries (the strongest:
+        postings are kept in descending weight)."""
+        if head is None:
+            return self._select_in("SELECT dim, ids, weights FROM postings WHERE dim IN ({})", dims)
+        return self._select_in(f"SELECT dim, substr(ids, 1, {4 * int(head)}), substr(weights, 1, {4 * int(head)}) "
+                               "FROM postings WHERE dim IN ({})", dims)
 
     def sem_docs(self, ids: Iterable[int]) -> dict[int, tuple[str, int]]:
         return {i: (p, c) for i, p, c in self._select_in("SELECT id, path, cluster FROM sem_docs WHERE id IN ({})",

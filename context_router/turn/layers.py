@@ -147,7 +147,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     goal = semantic.goal(prompt_vec, history)
     # The goal's strongest dimensions carry nearly all of its weight; the prompt's own are always matched.
     dims = set(semantic.strongest(goal, semantic.GOAL_TERMS)) | set(prompt_vec)
-    to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims))
+    to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims, semantic.POSTINGS_READ))
     closest = heapq.nlargest(RECALL_LIMIT, to_goal.items(), key=lambda kv: (kv[1], -kv[0]))
     near = {i for i, c in closest if c >= sem.recall_threshold}
     near |= {i for i, c in to_prompt.items() if c >= sem.prompt_hot_threshold}

@@ -112,6 +112,10 @@ def mass(h: float, cosine: float) -> float:
 
 
 GOAL_TERMS = 32  # the goal's strongest dimensions that are matched against the postings
+# A turn reads each dimension's strongest docs only (postings are kept in descending weight): a doc that
+# weighs little in a dimension adds little to its cosine, and the turn's cost stops growing with the repo
+# (at 512 dims a posting list passes this size at about 8,000 docs).
+POSTINGS_READ = 1500
 
 
 def similarities(goal_vec: Vector, prompt_vec: Vector,
@@ -252,7 +256,9 @@ def build(rows: Callable[[], Iterable[tuple[str, bytes, bytes]]], dims: int, k: 
     postings = {}
     for d, runs in enumerate(by_dim):
         if runs:
-            postings[d] = (b"".join(i.tobytes() for i, _ in runs), b"".join(w.tobytes() for _, w in runs))
+            ids, weights = np.concatenate([i for i, _ in runs]), np.concatenate([w for _, w in runs])
+            order = np.argsort(-weights, kind="stable")  # strongest first, ties by doc id
+            postings[d] = (ids[order].tobytes(), weights[order].astype(np.float32).tobytes())
     del by_dim
     return Model(idf=[float(x) for x in idf], centroids=[[float(x) for x in c] for c in centroids],
                  clusters={p: int(labels[i]) for i, p in enumerate(paths)}, postings=postings,
@@ -385,10 +391,23 @@ def unpack_dims(raw: bytes) -> list[int]:
     return list(dims)
 
 
+def _insertion_point(weights: Sequence[float], w: float) -> int:
+    """Where `w` goes in weights sorted in descending order: after its equals."""
+    lo, hi = 0, len(weights)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if weights[mid] >= w:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def edit_postings(rows: Iterable[tuple[int, bytes, bytes]], drop: Mapping[int, Iterable[int]],
                   add: Mapping[int, Sequence[tuple[int, float]]]) -> dict[int, tuple[bytes, bytes]]:
-    """The postings of the dims in `drop` and `add` after taking out drop[dim]'s doc ids and appending
-    add[dim]'s (id, weight). rows: the stored postings of those dims (a dim with none yet starts empty)."""
+    """The postings of the dims in `drop` and `add` after taking out drop[dim]'s doc ids and putting in
+    add[dim]'s (id, weight), in descending weight. rows: the stored postings of those dims (a dim with none
+    yet starts empty)."""
     stored = {d: (i, w) for d, i, w in rows}
     out = {}
     for dim in {*drop, *add}:
@@ -404,8 +423,9 @@ def edit_postings(rows: Iterable[tuple[int, bytes, bytes]], drop: Mapping[int, I
             del ids[at]
             del weights[at]
         for doc, w in add.get(dim, ()):
-            ids.append(doc)
-            weights.append(w)
+            at = _insertion_point(weights, w)  # kept in descending weight
+            ids.insert(at, doc)
+            weights.insert(at, w)
         out[dim] = (ids.tobytes(), weights.tobytes())
     return out
 
