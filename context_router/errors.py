@@ -33,3 +33,7 @@ class DocsError(UsageError):
 
 class StateError(CtxError):
     """The state database could not be read or written."""
+
+
+class ConfigDeferred(CtxError):
+    """A hook turn left a big changed config to the background indexer: the turn shows nothing yet."""

@@ -12,7 +12,7 @@ import time
 
 from . import __version__
 from . import config as config_mod
-from .errors import InputError, StateError
+from .errors import ConfigDeferred, ConfigError, InputError, StateError
 from .records import record, replace
 from .store import index
 from .store.state import (
@@ -92,12 +92,17 @@ def _config_identity(path: str | None) -> tuple[str, int, int, str] | None:
     return (path, st.st_mtime_ns, st.st_size, f"{__version__}/{config_mod.SCHEMA_ID}")
 
 
+CONFIG_INLINE_BYTES = 1 << 20  # a changed config bigger than this is read by the background indexer, not a hook
+
+
 def open_workspace(config_option: str | None = None, docs_option: str | None = None, cwd: str | None = None,
-                   warn: Warn | None = None, create: bool = True) -> Workspace:
+                   warn: Warn | None = None, create: bool = True, defer: bool = False) -> Workspace:
     """Find the config, open the state beside it, load the config (from the state's cache when unchanged).
 
     create=False: a command that only reads works on a throwaway state where none exists yet, and leaves no
-    `.ctx/` behind."""
+    `.ctx/` behind. defer: a hook turn; a new or changed config over CONFIG_INLINE_BYTES (keywords for tens
+    of thousands of docs take seconds to parse) is left to the background indexer, and the turn raises
+    ConfigDeferred; an error that indexer met in this very config is raised instead."""
     cwd = cwd or os.getcwd()
     path = config_mod.discover(config_option, cwd)
     if path is not None:
@@ -126,7 +131,15 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords", packed=True) or {})
                 related = config_mod.Lazy(store.config_related, lambda p: store.config_related(p).get(p))
             else:
-                raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
+                if defer and store.path != MEMORY and ident[2] > CONFIG_INLINE_BYTES:
+                    _defer_config(store, path, docs_option, ident)
+                try:
+                    raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
+                except ConfigError as exc:
+                    if store.path != MEMORY:  # for the hook turns that leave this config to the indexer
+                        with store.transaction():
+                            store.put_meta("config_error", (ident, str(exc)))
+                    raise
                 with store.transaction():
                     # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
                     # in a table a turn looks up for the docs it touches.
@@ -140,6 +153,17 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
         store.close()
         raise
     return Workspace(cfg, store, ident)
+
+
+def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple[str, int, int, str]) -> None:
+    error = store.get_meta("config_error")
+    if error is not None and tuple(error[0]) == ident:
+        raise ConfigError(error[1])
+    from .store import background
+
+    background.start(path, docs_option, store.path, os.path.dirname(path))
+    raise ConfigDeferred(f"note: {os.path.basename(path)} changed and is {ident[2] / (1 << 20):.1f} MB: it is "
+                         "being read in the background; this turn shows nothing yet")
 
 
 # -- index ---------------------------------------------------------------------------------------------------
@@ -629,11 +653,11 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
 
 def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = None,
                    docs_option: str | None = None, cwd: str | None = None, warn: Warn | None = None,
-                   create: bool = True) -> T:
+                   create: bool = True, defer: bool = False) -> T:
     """Open the workspace, run `fn` on it, close it. A state file found corrupt on the way is set aside once
     and `fn` runs again on a fresh state; any other database failure is a StateError (exit 1)."""
     for attempt in (1, 2):
-        ws = open_workspace(config_option, docs_option, cwd, warn, create)
+        ws = open_workspace(config_option, docs_option, cwd, warn, create, defer)
         try:
             return fn(ws)
         except DatabaseError as exc:
@@ -649,4 +673,4 @@ def with_workspace(fn: Callable[[Workspace], T], config_option: str | None = Non
 def route(req: TurnRequest, config_option: str | None = None, docs_option: str | None = None,
           cwd: str | None = None, warn: Warn | None = None) -> TurnResult:
     return with_workspace(lambda ws: run_turn(ws, req, warn), config_option, docs_option, cwd, warn,
-                          create=not req.dry_run)
+                          create=not req.dry_run, defer=req.host is not None)

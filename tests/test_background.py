@@ -194,3 +194,44 @@ def test_turns_trust_the_index_while_the_indexer_runs(tmp_path, isolated_state, 
     monkeypatch.setattr(index, "scan", lambda *a, **k: scans.append(a) or real(*a, **k))
     res = route(TurnRequest("word002"), str(cfg))
     assert not scans and "d002.md" in {e.path for e in res.plan.entries}
+
+
+def test_a_big_changed_config_is_read_by_the_indexer_not_the_hook(tmp_path, isolated_state, monkeypatch):
+    import pytest
+
+    from context_router import router
+    from context_router.errors import ConfigDeferred
+
+    cfg = project(tmp_path, budget_ms=300)
+    monkeypatch.setattr(router, "CONFIG_INLINE_BYTES", 10)  # this small config counts as a big one
+    with pytest.raises(ConfigDeferred, match="being read in the background"):
+        route(TurnRequest("word001 please", host="claude"), str(cfg))
+    assert wait_for(lambda: not background.running(str(isolated_state.parent)) and indexed_or_zero(cfg) == N)
+    res = route(TurnRequest("word001 please", host="claude"), str(cfg))  # the indexer cached the config
+    assert "d001.md" in {e.path for e in res.plan.entries}
+    assert route(TurnRequest("word002", dry_run=True), str(cfg)).plan  # `ctx route` never defers
+
+
+def test_an_error_in_a_big_config_reaches_the_next_hook_turn(tmp_path, isolated_state, monkeypatch):
+    import pytest
+
+    from context_router import router
+    from context_router.errors import ConfigDeferred, ConfigError
+
+    cfg = project(tmp_path)
+    cfg.write_text(cfg.read_text() + "tiers: {hot: {threshold: lots}}\n")
+    monkeypatch.setattr(router, "CONFIG_INLINE_BYTES", 10)
+    with pytest.raises(ConfigDeferred):
+        route(TurnRequest("word001", host="claude"), str(cfg))
+    assert wait_for(lambda: not background.running(str(isolated_state.parent)))
+
+    def raised() -> bool:
+        try:
+            route(TurnRequest("word001", host="claude"), str(cfg))
+        except ConfigError as exc:
+            return "tiers.hot.threshold" in str(exc)
+        except ConfigDeferred:
+            return False
+        return False
+
+    assert wait_for(raised, 30)
