@@ -69,6 +69,7 @@ class IndexView:
     version: int  # bumped whenever the index changes (the semantic model follows it); 0: no index yet
     pending: int = 0  # changed docs this pass left for the next one (the background indexer)
     due: bool = False  # the folder needs a full scan that a turn has no time for (the background indexer)
+    unlisted: bool = False  # this turn could not list the folder in time: what changed is not known
 
 
 class Workspace:
@@ -222,8 +223,8 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         except index.ScanTimeout:
             # Too many docs to list inside a turn: serve the index as it is; the background indexer lists them.
             if meta is None:
-                return IndexView(0, DocSettings(store), 0, due=True)
-            return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=True)
+                return IndexView(0, DocSettings(store), 0, due=True, unlisted=True)
+            return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=True, unlisted=True)
         if scan.ignore is not None:
             store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
         files = scan.files
@@ -500,6 +501,7 @@ class _Done:
     behind: bool  # docs or the model still to index: the background indexer's work
     pending: int  # changed docs left unread by this turn
     due: bool  # a full scan of the folder is due
+    unlisted: bool  # the folder was too big to list inside the turn
     n_docs: int  # docs indexed
 
 
@@ -559,7 +561,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
     behind = bool(snap.pending) or snap.due or (typed and cfg.semantic.enabled and
                                                  (sem_turn is None or sem_turn.stale))
-    return _Done(plan, name, advance, upd, behind, snap.pending, snap.due, snap.n_docs)
+    return _Done(plan, name, advance, upd, behind, snap.pending, snap.due, snap.unlisted, snap.n_docs)
 
 
 PENDING_KEY = "index_pending"  # docs the background indexer has still to read, as of its last commit
@@ -641,8 +643,9 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
         if done.pending:
             notices.append(f"note: {done.pending:,} changed docs are being indexed in the background; this turn "
                            f"used the {done.n_docs:,} indexed so far")
-        elif done.due and not done.n_docs:
-            notices.append("note: the docs are being indexed in the background; this turn used none yet")
+        elif done.unlisted or (done.due and not done.n_docs):
+            used = f"the {done.n_docs:,} indexed so far" if done.n_docs else "none yet"
+            notices.append(f"note: the docs are being indexed in the background; this turn used {used}")
     if not plan.entries and plan.omitted:
         notices.append(f"note: nothing fit the budget of {budget:,} chars; {len(plan.omitted)} doc(s) qualified "
                        f"({', '.join(plan.omitted[:3])}{', ...' if len(plan.omitted) > 3 else ''}): "

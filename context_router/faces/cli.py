@@ -235,9 +235,20 @@ def index(background: bool = typer.Option(False, "--background",
     Example: ctx index
     """
     from ..store import background as bg
+    from ..store.state import ENV_STATE
 
     if background:
-        _with_workspace(config, docs, bg.run)
+        # The lock first, before the config is read (a big one takes seconds): the turns that keep starting
+        # an indexer meanwhile find it held, and their indexers exit at once.
+        state = os.environ.get(ENV_STATE)
+        fd = bg.hold(os.path.dirname(os.path.abspath(state))) if state else None
+        if state and fd is None:
+            return
+        try:
+            _with_workspace(config, docs, lambda ws: bg.run(ws, held=fd is not None))
+        finally:
+            if fd is not None:
+                os.close(fd)
         return
     from .views import Progress
 

@@ -119,19 +119,29 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
     return Absorbed(view, tuple(changed), removed, tuple(skipped), cached)
 
 
-def run(ws: Workspace, progress: Callable[[int, int], None] | None = None,
-        warn: Callable[[str], None] | None = None) -> bool:
-    """Index everything that changed (until a pass finds nothing new), then bring the semantic model up to
-    date. False when another indexer holds the lock (it will do the work)."""
+def hold(state_dir: str) -> int | None:
+    """Take this state folder's indexer lock: its file descriptor (closing it releases the lock), or None
+    when another indexer holds it."""
     import fcntl
 
-    path = os.path.join(ws.store.folder, INDEX_LOCK)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    os.makedirs(state_dir, exist_ok=True)
+    fd = os.open(os.path.join(state_dir, INDEX_LOCK), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def run(ws: Workspace, progress: Callable[[int, int], None] | None = None,
+        warn: Callable[[str], None] | None = None, held: bool = False) -> bool:
+    """Index everything that changed (until a pass finds nothing new), then bring the semantic model up to
+    date. False when another indexer holds the lock (it will do the work). held: the caller holds it."""
+    fd = None if held else hold(ws.store.folder)
+    if fd is None and not held:
+        return False
+    try:
         for _ in range(MAX_PASSES):  # docs that change while a pass runs are the next pass's work
             if absorb(ws, progress, warn).view is None:
                 break
@@ -140,7 +150,8 @@ def run(ws: Workspace, progress: Callable[[int, int], None] | None = None,
         rebuild_model(ws, version)
         return True
     finally:
-        os.close(fd)
+        if fd is not None:
+            os.close(fd)
 
 
 def rebuild_model(ws: Workspace, version: int) -> None:
