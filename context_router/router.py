@@ -137,9 +137,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 try:
                     raw = config_mod.parse_yaml(config_mod.read_config_text(path), os.path.basename(path))
                 except ConfigError as exc:
-                    if store.path != MEMORY:  # for the hook turns that leave this config to the indexer
-                        with store.transaction():
-                            store.put_meta("config_error", (ident, str(exc)))
+                    _remember_config_error(store, ident, exc)
                     raise
                 with store.transaction():
                     # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
@@ -154,6 +152,17 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
         store.close()
         raise
     return Workspace(cfg, store, ident)
+
+
+def _remember_config_error(store: Store, ident: tuple[str, int, int, str], exc: ConfigError) -> None:
+    """For the hook turns that leave this config to the background indexer: they show its error."""
+    if store.path == MEMORY:
+        return
+    try:
+        with store.transaction():
+            store.put_meta("config_error", (ident, str(exc)))
+    except DatabaseError:
+        pass  # a state that cannot be written: the error itself is what the user needs to see
 
 
 def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple[str, int, int, str]) -> None:
@@ -276,8 +285,8 @@ def _quick_scan(store: Store, folders: dict[str, Any], n_docs: int) -> tuple[ind
 
 def _store_changes(ws: Workspace, changes: index.Changes | None, files: dict[str, index.Stat],
                    config_changed: bool) -> IndexView:
-    """Write changed docs (with the listing `files` they came from) and their keyword rows, then the small
-    index summary a turn loads."""
+    """Write changed docs (`files`: the scan they came from, for the (mtime, size) of skipped files) and their
+    keyword rows, then the small index summary a turn loads."""
     store = ws.store
     # A counter of its own that a rebuilt index never resets, so a model built for other docs is never reused.
     version = (store.get_meta("index_version") or 0) + 1

@@ -76,8 +76,9 @@ class Absorbed:
 def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
            warn: Callable[[str], None] | None = None, batch: int = BATCH_DOCS) -> Absorbed:
     """Scan the docs folder and read the changed docs outside the write lock, committing them `batch` at a
-    time with the listing of what is indexed so far: a change of thousands of files (a checkout) never holds
-    the lock for more than one batch, memory holds one batch of docs, and a kill loses one batch at most."""
+    time: a change of thousands of files (a checkout) never holds the lock for more than one batch, memory
+    holds one batch of docs, and a kill loses one batch at most (the docs table is the listing of what is
+    indexed, so the next pass reads what is left)."""
     cfg, store = ws.config, ws.store
     with store.read_transaction():
         known = store.get_meta("ignore_answers")
@@ -86,7 +87,6 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
     scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
     todo = [p for p, st in scan.files.items() if cached.get(p) != st]
     removed = tuple(p for p in cached if p not in scan.files)
-    listing = {p: st for p, st in cached.items() if p in scan.files}
     changed: list[tuple[str, int]] = []
     skipped: list[str] = []
     view = None
@@ -96,9 +96,8 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
         first = start == 0
         if first:
             part = replace(part, removed=removed)
-        listing.update((p, scan.files[p]) for p in todo[start:start + batch])
         with store.transaction():
-            view = apply_changes(ws, part, listing, first)
+            view = apply_changes(ws, part, scan.files, first)
             store.put_meta(PENDING_KEY, max(0, len(todo) - start - batch))
             if first and scan.ignore is not None:
                 store.put_meta("ignore_answers", (scan.ignore.fingerprint, scan.ignore.answers))
