@@ -420,25 +420,30 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
 
 
 def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[str, tiers.DocView]:
+    """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
+    neither), and a doc that is gone or unreadable since it was indexed is not shown."""
     cfg = ws.config
-    docs = ws.store.docs(paths)
     views: dict[str, tiers.DocView] = {}
-    for path, doc in docs.items():
-        def body(doc: index.Doc = doc) -> str | None:
-            if doc.oversize:
-                return doc.header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
-            text = index.read_text(cfg.docs_root, doc.path)
-            return None if text is None else index.body_of(text)
+    for path, doc in ws.store.docs(paths).items():
+        # An oversized doc is shown by its header only: read just enough bytes to find it.
+        text = index.read_text(cfg.docs_root, doc.path,
+                               limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
+        if text is None:
+            continue
+        whole = index.body_of(text)
+        header, truncated = index.header_of(whole, cfg.warm.lines)
+        if doc.oversize:
+            whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
 
-        def cut(room: int, doc: index.Doc = doc, body: Callable[[], str | None] = body) -> str | None:
-            text = body()
-            if text is None:
-                return None
-            parts = sections.split(text)
+        def body(whole: str = whole) -> str:
+            return whole
+
+        def cut(room: int, doc: index.Doc = doc, whole: str = whole, header: str = header) -> str | None:
+            parts = sections.split(whole)
             relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
-            return sections.cut(text, room, relevance, doc.path, doc.header)
+            return sections.cut(whole, room, relevance, doc.path, header)
 
-        views[path] = tiers.DocView(body, doc.header, doc.truncated, cut)
+        views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut)
     return views
 
 

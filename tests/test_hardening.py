@@ -314,3 +314,23 @@ def test_a_state_folder_that_is_a_file_is_one_line(ctx, tmp_path, monkeypatch):
     (tmp_path / ".ctx").write_text("not a folder")
     res = ctx("route", "alpha", "--config", str(cfg))
     assert res.code == 1 and "cannot create state folder" in res.err and res.err.count("\n") == 1
+
+
+def test_a_doc_is_shown_as_it_is_on_disk_at_the_turn(tmp_path):
+    """The index keeps neither a doc's header nor its body: an edit the index has not seen yet (in place, its
+    mtime put back) is what the turn shows, and a doc gone since it was indexed is not shown at all."""
+    cfg = project(tmp_path, {"alpha.md": "# Alpha\n\nfirst header line\n" + "body text. " * 50,
+                             "beta.md": "# Beta\n\nbeta body\n"}, "semantic: {enabled: false}\n")
+    route(TurnRequest("alpha"), str(cfg))  # HOT
+    route(TurnRequest("nothing here"), str(cfg))  # 0.70: WARM from now on
+    doc = tmp_path / "docs" / "alpha.md"
+    st = doc.stat()
+    doc.write_text(doc.read_text().replace("first header line", "fresh header line"))
+    os.utime(doc, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size and mtime: the index cannot tell
+    warm = route(TurnRequest("still nothing"), str(cfg))
+    assert [e.tier for e in warm.plan.entries] == ["WARM"]
+    assert "fresh header line" in warm.text and "first header line" not in warm.text
+    route(TurnRequest("beta"), str(cfg))
+    (tmp_path / "docs" / "beta.md").unlink()
+    gone = route(TurnRequest("beta", trust_index=True), str(cfg))  # an index that still lists beta.md
+    assert "beta.md" not in {e.path for e in gone.plan.entries}

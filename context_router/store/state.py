@@ -84,8 +84,8 @@ CREATE INDEX IF NOT EXISTS sessions_by_time ON sessions (updated);
 # Version 3: the semantic model is updated in place (each doc's dims kept beside its id, the docs changed since
 # the model was made queued in sem_pending); what a turn needs of front matter and config `related` is looked
 # up for the docs it touches instead of loaded whole; the keyword table is keyed by (path, ord), without a
-# rowid and a second index, and a doc's header is stored compressed: state.db stays near 1 KiB a doc beyond
-# the docs' own text index. The index is built anew.
+# rowid and a second index, and a doc's header is no longer stored (it is read at the turn): state.db stays
+# near 1 KiB a doc beyond the docs' own text index. The index is built anew.
 SCHEMA_V3 = """
 ALTER TABLE sem_docs ADD COLUMN dims BLOB;
 CREATE TABLE IF NOT EXISTS sem_pending (path TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
@@ -99,28 +99,6 @@ CREATE TABLE kw (token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL,
 CREATE INDEX kw_by_token ON kw (token);
 DELETE FROM meta WHERE key IN ('semantic', 'config', 'index')
 """
-
-PACK_FROM = 200  # text this long or longer is stored zlib-compressed (a header: about a third of its size)
-
-
-def pack_text(text: str) -> str | bytes:
-    if len(text) < PACK_FROM:
-        return text
-    import zlib
-
-    return zlib.compress(text.encode("utf-8"))
-
-
-def unpack_text(value: str | bytes | None) -> str:
-    if not isinstance(value, bytes):
-        return value or ""
-    import zlib
-
-    try:
-        return zlib.decompress(value).decode("utf-8")
-    except (zlib.error, UnicodeDecodeError) as exc:
-        raise ForeignState(f"a stored header is damaged: {exc}") from None
-
 
 class ForeignState(sqlite3.DatabaseError):
     """The file is not a ctx state database we can use (another application's, another schema, bad data)."""
@@ -396,7 +374,7 @@ class Store:
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((d.path, d.mtime_ns, d.size, d.title, pack_text(d.header), int(d.truncated), marshal.dumps(d.keywords),
+            ((d.path, d.mtime_ns, d.size, d.title, "", int(d.truncated), marshal.dumps(d.keywords),
               marshal.dumps(d.related), d.pinned, d.decay, int(d.oversize), d.terms[0] if d.terms else None,
               d.terms[1] if d.terms else None, d.entropy) for d in docs))
         self.conn.executemany(
@@ -553,11 +531,11 @@ class Store:
         return {p: tuple(v) for p, v in out.items()}
 
     def docs(self, paths: Iterable[str] | None = None) -> dict[str, Doc]:
-        query = ("SELECT path, mtime_ns, size, title, header, truncated, keywords, related, pinned, decay, oversize"
+        query = ("SELECT path, mtime_ns, size, title, NULL, truncated, keywords, related, pinned, decay, oversize"
                  " FROM docs WHERE skipped = 0")
         rows = self.conn.execute(query).fetchall() if paths is None else \
             self._select_in(query + " AND path IN ({})", paths)
-        return {r[0]: Doc(path=r[0], mtime_ns=r[1], size=r[2], title=r[3], header=unpack_text(r[4]),
+        return {r[0]: Doc(path=r[0], mtime_ns=r[1], size=r[2], title=r[3], header="",  # read at the turn
                           truncated=bool(r[5]),
                           keywords=loads(r[6]), related=loads(r[7]), pinned=r[8], decay=r[9],
                           oversize=bool(r[10])) for r in rows}

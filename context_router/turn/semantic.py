@@ -58,9 +58,17 @@ def hashed_counts(text: str, dims: int) -> dict[int, int]:
 
 
 def pack_counts(counts: Mapping[int, int]) -> tuple[bytes, bytes]:
-    """(dims, counts) as uint16 arrays: numpy reads them back without a Python loop per entry."""
+    """(dims, counts) as arrays numpy reads back without a Python loop per entry: dims uint16, counts uint8
+    when every count fits (most docs: half the bytes in the state), else uint16 (see count_type)."""
     keys = sorted(counts)
-    return array("H", keys).tobytes(), array("H", [min(counts[k], 65535) for k in keys]).tobytes()
+    values = [min(counts[k], 65535) for k in keys]
+    kind = "B" if all(v < 256 for v in values) else "H"
+    return array("H", keys).tobytes(), array(kind, values).tobytes()
+
+
+def count_type(dims_raw: bytes, counts_raw: bytes) -> str:
+    """The array type of packed counts: one byte per dim, or two."""
+    return "B" if len(counts_raw) * 2 == len(dims_raw) else "H"
 
 
 def entropy(text: str) -> float:
@@ -280,7 +288,8 @@ def _unit_rows(np: Any, chunk: Sequence[tuple[str, bytes, bytes]], idf: Any, dim
     """The docs' unit vectors, dense: sublinear TF times IDF, each doc's DOC_TERMS strongest dims."""
     matrix = np.zeros((len(chunk), dims), dtype=np.float32)
     for row, (_, d_raw, c_raw) in enumerate(chunk):
-        matrix[row, np.frombuffer(d_raw, dtype=np.uint16)] = np.frombuffer(c_raw, dtype=np.uint16)
+        kind = np.uint8 if count_type(d_raw, c_raw) == "B" else np.uint16
+        matrix[row, np.frombuffer(d_raw, dtype=np.uint16)] = np.frombuffer(c_raw, dtype=kind)
     weights = np.where(matrix > 0, 1.0 + np.log(np.maximum(matrix, 1.0)), 0.0).astype(np.float32) * idf
     if dims > DOC_TERMS:
         # Keep each doc's strongest dimensions only, so a turn's postings stay short.
@@ -365,7 +374,7 @@ def _kmeans_once(np: Any, x: Any, k: int, rng: Any) -> tuple[Any, Any]:
 
 def doc_vector(dims_raw: bytes, counts_raw: bytes, idf: Sequence[float]) -> Vector:
     """A doc's unit vector as `build` makes it, against a given IDF (the model's, unchanged)."""
-    dims, counts = array("H"), array("H")
+    dims, counts = array("H"), array(count_type(dims_raw, counts_raw))
     dims.frombytes(dims_raw)
     counts.frombytes(counts_raw)
     weights = {d: (1.0 + math.log(c)) * idf[d] for d, c in zip(dims, counts, strict=True) if c > 0 and idf[d] > 0}
