@@ -334,3 +334,29 @@ def test_a_doc_is_shown_as_it_is_on_disk_at_the_turn(tmp_path):
     (tmp_path / "docs" / "beta.md").unlink()
     gone = route(TurnRequest("beta", trust_index=True), str(cfg))  # an index that still lists beta.md
     assert "beta.md" not in {e.path for e in gone.plan.entries}
+
+
+def test_a_read_only_turn_serves_a_stale_model_without_writing(sample, isolated_state):
+    import sqlite3
+
+    from context_router.router import refresh, with_workspace
+    from context_router.router import route as run
+
+    run(TurnRequest("vault"), str(sample))  # the index and the model are built
+    doc = sample.parent / "docs-sample" / "systems" / "kestrel.md"
+    doc.write_text(doc.read_text() + "\nThe dome motor was replaced.\n")
+
+    def index_only(ws):
+        with ws.store.transaction():
+            refresh(ws)  # the index moves on; the model waits for the next turn
+
+    with_workspace(index_only, str(sample))
+    holder = sqlite3.connect(isolated_state, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        res = run(TurnRequest("is the kestrel dome closed?", host="claude"), str(sample))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "served read-only" in res.notices[-1]
+    assert "systems/kestrel.md" in {e.path for e in res.plan.entries}

@@ -53,6 +53,8 @@ def model(ws: Workspace, index_version: int, rebuild: bool = True) -> dict[str, 
         meta = None
     if meta is not None and meta["version"] == index_version and (not rebuild or not _reclustering(meta)):
         return meta  # type: ignore[no-any-return]
+    if ws.store.read_only:  # a turn served read-only writes nothing: the model as it is
+        return meta  # type: ignore[no-any-return]
     if meta is not None:
         pending = ws.store.sem_pending(UPDATE_MAX_DOCS)
         if len(pending) <= UPDATE_MAX_DOCS and (not rebuild or not _reclustering(meta, len(pending))):
