@@ -70,6 +70,7 @@ class IndexView:
     pending: int = 0  # changed docs this pass left for the next one (the background indexer)
     due: bool = False  # the folder needs a full scan that a turn has no time for (the background indexer)
     unlisted: bool = False  # this turn could not list the folder in time: what changed is not known
+    indexing: bool = False  # the background indexer is at work
 
 
 class Workspace:
@@ -527,12 +528,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
-        indexing = _indexer_running(store)
-        trust = read_only or indexing or (req.trust_index if req.trust_index is not None
-                                          else watch_alive(store.folder))
-        snap = refresh(ws, warn, trust=trust, seconds=cfg.index_budget_ms / 1000)
-        if indexing:  # what the background indexer said it has still to read
-            snap = replace(snap, pending=max(snap.pending, store.get_meta(PENDING_KEY) or 0))
+        snap = current_index(ws, req.trust_index, read_only, warn)
         name = store.resolve_session(req.session)
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
@@ -587,6 +583,20 @@ def _indexer_running(store: Store) -> bool:
     from .store.background import running
 
     return running(store.folder)
+
+
+def current_index(ws: Workspace, trust_index: bool | None = None, read_only: bool = False,
+                  warn: Warn | None = None) -> IndexView:
+    """The index as a turn (or `ctx status`) sees it, inside a transaction: brought up to date within the time
+    budget, or trusted while a watcher (trust_index None) or the background indexer keeps it, with what the
+    indexer said it has still to read."""
+    store = ws.store
+    indexing = _indexer_running(store)
+    trust = read_only or indexing or (trust_index if trust_index is not None else watch_alive(store.folder))
+    snap = refresh(ws, warn, trust=trust, seconds=ws.config.index_budget_ms / 1000)
+    if indexing:
+        snap = replace(snap, pending=max(snap.pending, store.get_meta(PENDING_KEY) or 0), indexing=True)
+    return snap
 
 
 def index_in_background(ws: Workspace) -> bool:

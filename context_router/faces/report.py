@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..router import Workspace, doc_keywords, index_in_background, pin_floors, refresh
+from ..router import Workspace, current_index, doc_keywords, index_in_background, pin_floors, refresh
 from ..store import index
 from ..turn.keywords import WEAK_OWNERS, is_weak
 from ..turn.words import doc_name
@@ -33,6 +33,7 @@ class Status:
     frozen: tuple[int, ...] = ()  # clusters the conversation has left (semantic layer)
     semantic: bool = False
     pending: int = 0  # changed docs not indexed yet (a big repo's first contact)
+    indexing: bool = False  # docs are being indexed in the background (how many are left may not be known)
 
     def to_dict(self) -> dict[str, object]:
         files: list[dict[str, object]] = []
@@ -53,7 +54,7 @@ class Status:
 def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
     semantic_on = ws.config.semantic.enabled
     with ws.store.transaction():
-        snap = refresh(ws, trust=trust_index, seconds=ws.config.index_budget_ms / 1000)
+        snap = current_index(ws, trust_index)
         session = ws.store.resolve_session(session)
         sess = ws.store.session(session)
         pinned, _ = pin_floors(ws, snap, time.time())
@@ -73,9 +74,10 @@ def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
                            shown[p] if shown.get(p) in ("budget", "cap", "intent") else None)
                  for p, fs in scored)
-    if snap.pending:
+    if snap.pending or snap.due:
         index_in_background(ws)
-    return Status(session, sess.turn, rows, snap.n_docs, frozen, semantic_on, snap.pending)
+    return Status(session, sess.turn, rows, snap.n_docs, frozen, semantic_on, snap.pending,
+                  snap.unlisted or snap.indexing)
 
 
 def body_text(ws: Workspace, path: str) -> str:
@@ -96,7 +98,7 @@ class Explanation:
 def explain(ws: Workspace, session: str, path: str) -> Explanation:
     path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
-        refresh(ws, seconds=ws.config.index_budget_ms / 1000)
+        current_index(ws, False)
         session = ws.store.resolve_session(session)
         history = ws.store.history(session, path)
         if not ws.store.known([path]) and not history:

@@ -67,7 +67,8 @@ LEFT = (0, 2, 3, 6, 7)
 
 def _title(st: Status) -> str:
     frozen = f"; frozen clusters: {', '.join(map(str, st.frozen))}" if st.frozen else ""
-    pending = f" ({st.pending:,} more still to index)" if st.pending else ""
+    pending = f" ({st.pending:,} more still to index)" if st.pending else \
+        " (more still to index, in the background)" if st.indexing else ""
     return f"ctx status: session {st.session!r}, turn {st.turn}, {st.n_docs} docs{pending}{frozen}"
 
 
