@@ -113,7 +113,8 @@ class Config:
     burst: int
     pin_ttl_hours: float
     keep_days: float  # sessions idle longer than this are forgotten by the next turn that writes
-    index_budget_ms: int  # a turn reads changed docs for at most this long; a background indexer does the rest
+    index_budget_ms: int  # a turn lists the docs and reads changed ones for at most this long each; the background
+    # indexer does the rest
     semantic: Semantic
 
     @property
