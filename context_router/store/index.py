@@ -180,7 +180,8 @@ class ScanTimeout(Exception):
 
 def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | None = None,
          deadline: float | None = None) -> Scan:
-    """Every indexable markdown file under root: relative path -> (mtime_ns, size).
+    """Every indexable markdown file under root: relative path -> (mtime_ns, size); for a quick scan, those of
+    the folders it listed again and the sampled ones (Scan.listed).
 
     known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
     quick: trust the folders that have not changed since that scan (see Quick); ignored when the ignore

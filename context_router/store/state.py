@@ -332,9 +332,10 @@ class Store:
 
     def get_meta(self, key: str, packed: bool = False) -> Any:
         """packed: the value was stored compressed (a big value read rarely)."""
-        raw = self.get_meta_bytes(key)
-        if raw is None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
             return None
+        raw = bytes(row[0])
         if packed:
             import zlib
 
@@ -343,10 +344,6 @@ class Store:
             except zlib.error as exc:
                 raise ForeignState(f"stored {key} is damaged: {exc}") from None
         return loads(raw)
-
-    def get_meta_bytes(self, key: str) -> bytes | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return bytes(row[0]) if row else None
 
     def put_meta(self, key: str, value: Any, packed: bool = False) -> None:
         raw = marshal.dumps(value)
