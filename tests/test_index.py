@@ -83,7 +83,10 @@ def test_hostile_files_are_skipped(tmp_path):
     write_docs(root, {"ok.md": "# Ok\n", "inner/real.md": "# Real\n"})
     (root / "link-out.md").symlink_to(outside / "secret.md")
     (root / "dir-out").symlink_to(outside / "dir")
-    (root / "link-in.md").symlink_to(root / "inner" / "real.md")
+    (root / "link-in.md").symlink_to(root / "inner" / "real.md")  # an alias: the doc is listed once
+    (root / "alias").symlink_to(root / "inner")  # a folder alias, as pages.en -> pages
+    write_docs(root, {".hidden/h.md": "# Hidden\n"})
+    (root / "shown").symlink_to(root / ".hidden")  # the only way the walk reaches these docs: followed
     os.mkfifo(root / "fifo.md")
     sock = socket.socket(socket.AF_UNIX)
     sock.bind(str(root / "sock.md"))
@@ -91,7 +94,7 @@ def test_hostile_files_are_skipped(tmp_path):
     (root / "latin1.md").write_bytes(b"# Caf\xe9\n")
     try:
         files = index.scan(str(root)).files
-        assert sorted(files) == ["binary.md", "inner/real.md", "latin1.md", "link-in.md", "ok.md"]
+        assert sorted(files) == ["binary.md", "inner/real.md", "latin1.md", "ok.md", "shown/h.md"]
         assert index.read_text(str(root), "link-out.md") is None  # even when asked directly
         assert index.read_text(str(root), "fifo.md") is None
         changes = index.diff(str(root), files, {}, 25, 10**6)

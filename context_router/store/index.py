@@ -203,6 +203,15 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     def inside(real: str) -> bool:
         return real == real_root or real.startswith(real_root + os.sep)
 
+    def reached(real: str, is_dir: bool) -> bool:
+        """Whether the walk lists this path inside the root under its own name (not hidden, not ignored)."""
+        rel = os.path.relpath(real, real_root)
+        if rel == ".":
+            return True
+        if any(part.startswith(".") for part in rel.split(os.sep)):
+            return False
+        return ignored is None or not ignored(rel.replace(os.sep, "/") + ("/" if is_dir else ""))
+
     def follow(entry: os.DirEntry[str], relpath: str) -> None:
         real = os.path.realpath(entry.path)
         if not inside(real):
@@ -211,6 +220,8 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
             st = os.stat(real)
         except OSError:
             return
+        if reached(real, stat.S_ISDIR(st.st_mode)):
+            return  # an alias of a doc or folder listed under its own name: one doc, not two (pages.en -> pages)
         if stat.S_ISDIR(st.st_mode) and real not in seen_dirs and (ignored is None or not ignored(relpath + "/")):
             seen_dirs.add(real)
             walk(entry.path, relpath + "/")
