@@ -76,3 +76,5 @@ def test_weak_keywords():
     assert is_weak("test", 1) and is_weak("services", 1)  # common words, inflected too
     assert is_weak("kestrel", 3) and not is_weak("kestrel", 2)  # shared by three docs
     assert not is_weak("test runner", 1)  # a phrase says more than its words
+    assert is_weak("in", 1) and is_weak("do", 1)  # a doc named after a stopword (in.md) fires on any sentence
+    assert not is_weak("ls", 1) and not is_weak("tar", 1)

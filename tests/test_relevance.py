@@ -102,6 +102,13 @@ def test_a_weak_keyword_lifts_but_does_not_make_hot(ctx, tmp_path):
     assert tiers_of(turn(ctx, cfg, "beta please"))["b.md"] == HOT
 
 
+def test_a_doc_named_after_a_stopword_is_not_hot_on_any_sentence(ctx, tmp_path):
+    docs = {"in.md": "# in\n\nRun a command in a given directory.\n", "tar.md": "# tar\n\nArchive files.\n"}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "what is in the tar archive")
+    assert tiers_of(data)["tar.md"] == HOT and tiers_of(data).get("in.md") != HOT
+
+
 def test_coactivation_warms_without_printing_whole(ctx, tmp_path):
     docs = {"a.md": "# Alpha\n\nAlpha.\n", "b.md": "# Beta\n\nBeta.\n"}
     related = "related: {a.md: [b.md]}\ncoactivation: 0.7\n"

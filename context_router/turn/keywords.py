@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .words import doc_name, is_word_char, stem, tokens_of
+from .words import STOPWORDS, doc_name, is_word_char, stem, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,7 +148,8 @@ state status storage system table task test tool type ui update user util value 
 
 @lru_cache(maxsize=1)
 def _common_stems() -> frozenset[str]:
-    return frozenset(stem(w) for w in COMMON_WORDS)
+    # Stopwords too: a doc named after one (a command reference's in.md, do.md) would fire on any sentence.
+    return frozenset(stem(w) for w in (*COMMON_WORDS, *STOPWORDS))
 
 
 def is_weak(keyword: str, owners: int) -> bool:
