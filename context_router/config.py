@@ -269,7 +269,9 @@ class _Checker:
     def fail(self, key: str, message: str) -> ConfigError:
         line = self.lines.get(key)
         where = f"{self.source}:{line}" if line else self.source
-        return ConfigError(f"{where}: {key}: {message}")
+        # A key is the user's text: escaped, so that the error stays one line whatever it holds.
+        shown = key if key.isprintable() else key.encode("unicode_escape").decode("ascii")
+        return ConfigError(f"{where}: {shown}: {message}")
 
     def mapping(self, value: Any, key: str, allowed: Mapping[str, Any] | None) -> dict[str, Any]:
         if not isinstance(value, dict):

@@ -83,3 +83,13 @@ def test_discovery_order(tmp_path, monkeypatch):
     monkeypatch.delenv("CTX_CONFIG")
     (tmp_path / "config.yaml").unlink()
     assert config.discover(None, cwd) is None
+
+
+def test_an_error_about_a_key_with_a_line_break_is_one_line(tmp_path):
+    from context_router.config import load
+
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text('tiers: {"\\n": 1}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load(str(cfg))
+    assert "\n" not in str(err.value) and "tiers.\\n: unknown key" in str(err.value)
