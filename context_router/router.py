@@ -213,11 +213,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     background indexer's work.
     """
     cfg, store = ws.config, ws.store
-    sig = _index_signature(cfg)
-    meta = store.get_meta("index")
-    if meta is not None and tuple(meta["sig"]) != sig:
-        store.clear_index()
-        meta = None
+    meta = _index_meta(ws, clear=True)
     if meta is None and trust:  # a watcher or the indexer is building the first index: nothing to serve yet
         return IndexView(0, DocSettings(store), 0, due=True)
     changes = None
@@ -226,7 +222,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
         folders = store.get_meta(FOLDERS_KEY) if meta is not None else None
-        quick, due = _quick_scan(store, folders, meta["n_docs"]) if folders else (None, False)
+        quick, due = _quick_scan(store, folders, meta["n_docs"]) if meta is not None and folders else (None, False)
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
                               time.monotonic() + seconds if seconds is not None else None)
@@ -257,7 +253,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
                 warn(f"warning: {message}")
-    config_changed = meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
+    config_changed = _reconfigured(ws, meta)
     if meta is not None and changes is None and not config_changed:
         return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=due)
     view = _store_changes(ws, changes, files, config_changed)
@@ -315,25 +311,32 @@ def apply_changes(ws: Workspace, changes: index.Changes, files: dict[str, index.
     """Store changes read outside the lock (the watcher, the background indexer), inside a write
     transaction. first: the first batch of a pass, which starts a new index if the old one is for another
     signature, and rebuilds the keyword index if the config changed."""
-    meta = ws.store.get_meta("index")
-    if first and meta is not None and tuple(meta["sig"]) != _index_signature(ws.config):
-        ws.store.clear_index()
-        meta = None
-    config_changed = first and (meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ()))
-    return _store_changes(ws, changes, files, config_changed)
+    meta = _index_meta(ws, clear=first)
+    return _store_changes(ws, changes, files, first and _reconfigured(ws, meta))
 
 
 def cached_listing(ws: Workspace) -> dict[str, index.Stat]:
     """The listing of the indexed docs (empty when the index is for another signature); read inside a
     transaction."""
-    meta = ws.store.get_meta("index")
-    if meta is None or tuple(meta["sig"]) != _index_signature(ws.config):
-        return {}
-    return ws.store.listing()
+    return ws.store.listing() if _index_meta(ws) is not None else {}
 
 
-def config_changed(ws: Workspace) -> bool:
+def reconfigured(ws: Workspace) -> bool:
+    """Whether the config changed since the index was built (its keyword index is built again)."""
+    return _reconfigured(ws, _index_meta(ws))
+
+
+def _index_meta(ws: Workspace, clear: bool = False) -> dict[str, Any] | None:
+    """The index summary, or None when there is none for this signature (clear: drop such an index)."""
     meta = ws.store.get_meta("index")
+    if meta is not None and tuple(meta["sig"]) != _index_signature(ws.config):
+        if clear:
+            ws.store.clear_index()
+        return None
+    return meta  # type: ignore[no-any-return]
+
+
+def _reconfigured(ws: Workspace, meta: Mapping[str, Any] | None) -> bool:
     return meta is None or tuple(meta["cfg"] or ()) != tuple(ws.config_id or ())
 
 

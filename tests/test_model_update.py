@@ -244,3 +244,24 @@ def test_a_turn_reads_the_strongest_postings_only(tmp_path, monkeypatch):
     assert reads and max(reads) <= 5
     recalled = [p for p, cs in res.causes.items() if any(c.startswith("semantic:") for c in cs)]
     assert recalled and all(int(p[1:4]) % 4 == 0 for p in recalled)  # network docs, from their strongest dims
+
+
+def test_a_turn_on_a_big_repo_leaves_more_than_a_few_changed_docs_to_the_indexer(tmp_path, monkeypatch):
+    from context_router.store import background
+
+    cfg = project(tmp_path)
+    turn(cfg)
+    before, _, _ = model_state(cfg)
+    monkeypatch.setattr(layers, "MODEL_INLINE_DOCS", 10)  # this repo counts as a big one
+    started = []
+    monkeypatch.setattr(background, "start", lambda *args: started.append(args) or True)
+    rng = random.Random(11)
+    changed = layers.TURN_UPDATE_DOCS + 2
+    for i in range(0, 4 * changed, 4):
+        (tmp_path / "docs" / f"d{i:03}.md").write_text(doc(i, "billing", rng), encoding="utf-8")
+    turn(cfg)
+    meta, _, _ = model_state(cfg)
+    assert meta["version"] == before["version"] and started  # served as it was; the indexer was asked for
+    assert with_workspace(background.run, str(cfg))
+    meta, _, _ = model_state(cfg)
+    assert meta["drift"] == changed and meta["made"] == before["made"]  # folded in place by the indexer

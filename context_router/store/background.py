@@ -23,7 +23,7 @@ from ..router import (
     Workspace,
     apply_changes,
     cached_listing,
-    config_changed,
+    reconfigured,
     refresh,
     vector_dims,
 )
@@ -83,14 +83,14 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
     with store.read_transaction():
         known = store.get_meta("ignore_answers")
         cached = cached_listing(ws)
-        reconfigured = config_changed(ws)
+        config_moved = reconfigured(ws)
     scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
     todo = [p for p, st in scan.files.items() if cached.get(p) != st]
     removed = tuple(p for p in cached if p not in scan.files)
     changed: list[tuple[str, int]] = []
     skipped: list[str] = []
     view = None
-    for start in range(0, max(1, len(todo)), batch) if todo or removed or reconfigured else ():
+    for start in range(0, max(1, len(todo)), batch) if todo or removed or config_moved else ():
         part = index.diff(cfg.docs_root, {p: scan.files[p] for p in todo[start:start + batch]}, {},
                           cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
         first = start == 0

@@ -36,17 +36,22 @@ class SemanticTurn:
 
 
 MODEL_INLINE_DOCS = 2000  # above this many docs a turn never builds the model whole: the background indexer does
-UPDATE_MAX_DOCS = 64  # a turn folds up to this many changed docs into the model in place (about 1 ms each)
+UPDATE_MAX_DOCS = 64  # changed docs folded into the model in place at once; more make a whole build
+# ... on a turn of a repo over MODEL_INLINE_DOCS: each doc rewrites the posting lists of its 64 dims, about
+# 15 ms for one doc at 100,000 docs and 150 ms for five; more are left to the background indexer.
+TURN_UPDATE_DOCS = 4
 RECLUSTER_SHARE = 0.1  # once this share of the docs changed since the clusters were made, they are made again
 
 
-def model(ws: Workspace, index_version: int, rebuild: bool = True) -> dict[str, Any] | None:
+def model(ws: Workspace, index_version: int, rebuild: bool = True, fold: int = UPDATE_MAX_DOCS
+          ) -> dict[str, Any] | None:
     """The model's small part (IDF, centroids, its version), brought up to the docs index.
 
     A few changed docs are folded in place (their vectors against the model's IDF, their nearest cluster,
     their postings); a whole build (numpy) runs when there is no model, when many docs changed, or once the
     changes add up to RECLUSTER_SHARE of the docs. rebuild=False (a big repo, on a turn): never a whole build;
-    a model that needs one is served as it is (see needs_build) and None when there is none yet."""
+    a model that needs one is served as it is (see needs_build) and None when there is none yet. fold: fold
+    at most this many changed docs here; with more queued the model is served as it is (rebuild=False)."""
     cfg = ws.config.semantic
     meta = ws.store.get_meta(MODEL_KEY)
     if meta is not None and (meta["dims"] != cfg.dims or meta["k"] != cfg.clusters or "made" not in meta):
@@ -57,7 +62,8 @@ def model(ws: Workspace, index_version: int, rebuild: bool = True) -> dict[str, 
         return meta  # type: ignore[no-any-return]
     if meta is not None:
         pending = ws.store.sem_pending(UPDATE_MAX_DOCS)
-        if len(pending) <= UPDATE_MAX_DOCS and (not rebuild or not _reclustering(meta, len(pending))):
+        if len(pending) <= (UPDATE_MAX_DOCS if rebuild else fold) and \
+                (not rebuild or not _reclustering(meta, len(pending))):
             return update_model(ws, meta, index_version, pending)
     if not rebuild:
         return meta
@@ -71,7 +77,8 @@ def _reclustering(meta: Mapping[str, Any], more: int = 0) -> bool:
 
 def needs_build(ws: Workspace, index_version: int) -> bool:
     """Whether the model must be built whole (by the background indexer or the watcher): none yet, more
-    changed docs than a turn folds in, or too many changes since the clusters were made."""
+    changed docs than fold in at once, or too many changes since the clusters were made. A few changed docs
+    are folded in here, on the way."""
     meta = model(ws, index_version, rebuild=False)
     return meta is None or meta["version"] != index_version or _reclustering(meta)
 
@@ -137,7 +144,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     cfg = ws.config
     sem = cfg.semantic
     rebuild = n_docs <= MODEL_INLINE_DOCS
-    meta = model(ws, index_version, rebuild)
+    meta = model(ws, index_version, rebuild, TURN_UPDATE_DOCS)
     if meta is None:
         return None
     fresh = memory.get("model") != meta["made"]  # clusters were made again: their numbers mean something else
