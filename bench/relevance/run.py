@@ -7,6 +7,10 @@
 Each corpus is routed with the config a user would start from: the repo's own config.yaml for docs-sample,
 `ctx init --from-claude-cognitive` for the `.claude/` corpus with a keywords.json, and `ctx init DOCS`
 (keywords derived from the docs alone) for the others. Configs and state live in a temporary folder.
+
+The plain docs folders of public projects listed in external.json are rebuilt under bench/corpora/ by
+fetch.py (their text is never committed); a corpus not fetched is left out, with a note. Beside ctx, each
+corpus is replayed through a plain section retriever (baseline.py) at the same budget.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import baseline  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
@@ -30,7 +37,12 @@ CORPORA = {
     "webapp": ("webapp.json", os.path.join(HERE, "webapp", "docs"), "init"),
     "agents": ("agents.json", os.path.join(HERE, "agents", ".claude"), "init"),
 }
+with open(os.path.join(HERE, "external.json"), encoding="utf-8") as _fh:
+    EXTERNAL = json.load(_fh)
+for _name in EXTERNAL:
+    CORPORA[_name] = (f"{_name}.json", os.path.join(os.path.dirname(HERE), "corpora", _name), "init")
 KINDS = ("keyword", "paraphrase", "followup")
+HOOK_BUDGETS = {"claude": 10000, "gemini": 10000, "codex": 10000, "cline": 10000}
 
 
 def ctx(*args: str, cwd: str) -> str:
@@ -77,39 +89,72 @@ def main() -> None:
     ap.add_argument("--only", action="append", help="corpus names to run")
     ap.add_argument("--turns", action="store_true", help="print every turn")
     ap.add_argument("--json", action="store_true", help="print the reports as JSON")
+    ap.add_argument("--no-baseline", action="store_true", help="leave out the plain section retriever")
     args = ap.parse_args()
     overrides = [parse_set(s) for s in args.set]
     reports = {}
+    base: dict[str, list[dict]] = {}
+    budget = HOOK_BUDGETS.get(args.hook or "", 25000)
     with tempfile.TemporaryDirectory() as folder:
         for name, (convs, docs, how) in CORPORA.items():
             if args.only and name not in args.only:
+                continue
+            if not os.path.isdir(docs):
+                print(f"note: {name} left out: its docs are not here (python bench/relevance/fetch.py)",
+                      file=sys.stderr)
                 continue
             cfg = make_config(name, docs, how, folder, overrides)
             extra = ["--hook", args.hook] if args.hook else []
             reports[name] = json.loads(ctx("replay", os.path.join(HERE, convs), "--config", cfg, "--json", *extra,
                                            cwd=folder))
+            if not args.no_baseline:
+                with open(os.path.join(HERE, convs), encoding="utf-8") as fh:
+                    base[name] = baseline.replay(docs, json.load(fh), budget)
     if args.json:
-        print(json.dumps(reports))
+        print(json.dumps({"ctx": reports, "baseline": base}))
         return
     if args.turns:
         for rep in reports.values():
             for t in rep["turns"]:
                 shown = ", ".join(s["path"] + ("" if s["tier"] == "HOT" else "(W)") for s in t["shown"])
+                ans = {None: "-", True: "A", False: "."}[t.get("answer")]
                 print(f"{t['conversation']:<10} {t['turn']:>2} {t['kind'][:5]:<5} full {t['full']:.1f} "
-                      f"seen {t['seen']:.1f} {t['chars']:>6}  gold={','.join(t['gold'])}  shown={shown}")
-    print(f"{'corpus':<10} {'kind':<11} {'turns':>5} {'full':>6} {'seen':>6} {'noise':>6} {'chars':>7}")
+                      f"seen {t['seen']:.1f} {ans} {t['chars']:>6}  gold={','.join(t['gold'])}  shown={shown}")
+    print(f"budget {budget:,}; answer: an answer line in the turn's output; in ctx: in this or an earlier turn's; "
+          "base: the plain section retriever")
+    print(f"{'corpus':<10} {'kind':<11} {'turns':>5} {'full':>6} {'seen':>6} {'answer':>7} {'in ctx':>7} "
+          f"{'noise':>6} {'chars':>7}   {'base':>5} {'in ctx':>7} {'noise':>6}")
     everything = [t for rep in reports.values() for t in rep["turns"]]
-    rows = [(name, rep["turns"]) for name, rep in reports.items()] + [("all", everything)]
-    for name, turns in rows:
+    base_all = [t for turns in base.values() for t in turns]
+    rows = [(name, rep["turns"], base.get(name, [])) for name, rep in reports.items()]
+    rows.append(("all", everything, base_all))
+    plain = [name for name in reports if CORPORA[name][2] == "init" and name in EXTERNAL]
+    if plain:
+        rows.append(("plain", [t for n in plain for t in reports[n]["turns"]], [t for n in plain for t in base.get(n, [])]))
+    for name, turns, bturns in rows:
         for kind in ("all", *KINDS):
             sel = [t for t in turns if kind == "all" or t["kind"] == kind]
             if not sel:
                 continue
-            shown = sum(t["shown_chars"] for t in sel)
-            noise = (shown - sum(t["gold_chars"] for t in sel)) / shown if shown else 0.0
+            bsel = [t for t in bturns if kind == "all" or t["kind"] == kind]
             print(f"{name:<10} {kind:<11} {len(sel):>5} {sum(t['full'] for t in sel) / len(sel):>6.0%} "
-                  f"{sum(t['seen'] for t in sel) / len(sel):>6.0%} {noise:>6.0%} "
-                  f"{sum(t['chars'] for t in sel) / len(sel):>7,.0f}")
+                  f"{sum(t['seen'] for t in sel) / len(sel):>6.0%} {_answers(sel)} {_noise(sel):>6.0%} "
+                  f"{sum(t['chars'] for t in sel) / len(sel):>7,.0f}   "
+                  + (f"{_answers(bsel)} {_noise(bsel):>6.0%}" if bsel else ""))
+
+
+def _noise(turns: list[dict]) -> float:
+    shown = sum(t["shown_chars"] for t in turns)
+    return (shown - sum(t["gold_chars"] for t in turns)) / shown if shown else 0.0
+
+
+def _answers(turns: list[dict]) -> str:
+    """The share of labelled turns with an answer line in the turn's output, and in the conversation's."""
+    labelled = [t for t in turns if t.get("answer") is not None]
+    if not labelled:
+        return f"{'-':>7} {'-':>7}"
+    return (f"{sum(bool(t['answer']) for t in labelled) / len(labelled):>7.0%} "
+            f"{sum(bool(t['answer_in_context']) for t in labelled) / len(labelled):>7.0%}")
 
 
 if __name__ == "__main__":

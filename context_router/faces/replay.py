@@ -2,7 +2,10 @@
 
 Each conversation runs in a throwaway session that is forgotten afterwards, so the user's sessions are left
 as they were. Per turn: the share of gold docs shown in full (HOT, whole or cut to fit), the share shown at
-all (HOT or WARM header), the share of shown chars that belong to no gold doc, and the chars printed.
+all (HOT or WARM header), the share of shown chars that belong to no gold doc, and the chars printed. A turn
+labelled with answer lines (verbatim lines of a gold doc that answer it) also says whether one of them was in
+this turn's output (answer) and in this or an earlier turn's output of the conversation (answer in context:
+what a host that keeps the hook's output in the conversation has in front of the model).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ class LabelledTurn:
     prompt: str
     gold: tuple[str, ...]
     kind: str
+    answers: tuple[str, ...] = ()  # verbatim lines of a gold doc that answer the turn
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class TurnOutcome:
     shown_chars: int  # chars of all shown blocks
     chars: int  # the whole output, box included
     shown: tuple[tuple[str, str, int], ...]  # (path, tier, chars) in the order shown
+    answer: bool | None = None  # an answer line is in this turn's output (None: the turn has no answer lines)
+    answer_in_context: bool | None = None  # ... in this or an earlier turn's output of the conversation
 
 
 @dataclass(frozen=True)
@@ -54,10 +60,17 @@ class Totals:
     seen: float
     noise: float  # share of shown chars not in gold, over all turns
     chars: float  # average chars a turn
+    answered: int = 0  # turns labelled with answer lines
+    answer: float = 0.0  # share of those whose answer line was in the turn's output
+    answer_in_context: float = 0.0  # ... in this or an earlier turn's output
 
     def to_dict(self) -> dict[str, float]:
-        return {"turns": self.turns, "full": round(self.full, 4), "seen": round(self.seen, 4),
-                "noise": round(self.noise, 4), "chars": round(self.chars, 1)}
+        out = {"turns": self.turns, "full": round(self.full, 4), "seen": round(self.seen, 4),
+               "noise": round(self.noise, 4), "chars": round(self.chars, 1)}
+        if self.answered:
+            out.update(answered=self.answered, answer=round(self.answer, 4),
+                       answer_in_context=round(self.answer_in_context, 4))
+        return out
 
 
 def totals(outcomes: list[TurnOutcome]) -> Totals:
@@ -65,9 +78,12 @@ def totals(outcomes: list[TurnOutcome]) -> Totals:
     if not n:
         return Totals(0, 0.0, 0.0, 0.0, 0.0)
     shown = sum(o.shown_chars for o in outcomes)
+    labelled = [o for o in outcomes if o.answer is not None]
+    k = len(labelled) or 1
     return Totals(n, sum(o.full for o in outcomes) / n, sum(o.seen for o in outcomes) / n,
                   (shown - sum(o.gold_chars for o in outcomes)) / shown if shown else 0.0,
-                  sum(o.chars for o in outcomes) / n)
+                  sum(o.chars for o in outcomes) / n, len(labelled),
+                  sum(bool(o.answer) for o in labelled) / k, sum(bool(o.answer_in_context) for o in labelled) / k)
 
 
 @dataclass(frozen=True)
@@ -90,7 +106,9 @@ class Report:
                 "turns": [{"conversation": o.conversation, "turn": o.turn, "kind": o.kind, "prompt": o.prompt,
                            "gold": list(o.gold), "full": round(o.full, 4), "seen": round(o.seen, 4),
                            "shown_chars": o.shown_chars, "gold_chars": o.gold_chars, "chars": o.chars,
-                           "shown": [{"path": p, "tier": t, "chars": c} for p, t, c in o.shown]}
+                           "shown": [{"path": p, "tier": t, "chars": c} for p, t, c in o.shown],
+                           **({"answer": o.answer, "answer_in_context": o.answer_in_context}
+                              if o.answer is not None else {})}
                           for o in self.outcomes]}
 
 
@@ -121,7 +139,11 @@ def load(path: str) -> list[Conversation]:
             if not isinstance(gold, list) or not gold or not all(isinstance(g, str) for g in gold):
                 raise InputError(f"{at}: 'gold' must be a non-empty list of doc paths")
             kind = turn.get("kind", "-")
-            turns.append(LabelledTurn(turn["prompt"], tuple(index.doc_path(g) for g in gold), str(kind)))
+            answers = turn.get("answers", [])
+            if not isinstance(answers, list) or not all(isinstance(a, str) and a.strip() for a in answers):
+                raise InputError(f"{at}: 'answers' must be a list of non-empty lines")
+            turns.append(LabelledTurn(turn["prompt"], tuple(index.doc_path(g) for g in gold), str(kind),
+                                      tuple(a.strip() for a in answers)))
         out.append(Conversation(cid, tuple(turns)))
     return out
 
@@ -138,22 +160,31 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
     outcomes: list[TurnOutcome] = []
     for n, conv in enumerate(conversations):
         session = f"replay-{os.getpid()}-{n}"
+        sent: list[str] = []  # what the conversation was sent so far
         try:
             for j, turn in enumerate(conv.turns):
                 result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, host=host,
                                                   trust_index=True, rate_limited=False))
-                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan))
+                sent.append(result.plan.output)
+                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan, sent))
         finally:
             with ws.store.transaction():
                 ws.store.reset(session)
     return Report(tuple(outcomes), budget)
 
 
-def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan) -> TurnOutcome:
+def answered(answers: tuple[str, ...], text: str) -> bool:
+    """Whether one of the answer lines is in the text (the lines of a doc are printed as they are)."""
+    return any(a in text for a in answers)
+
+
+def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[str]) -> TurnOutcome:
     gold = set(turn.gold)
     full = {e.path for e in plan.entries if e.tier == HOT} & gold
     seen = {e.path for e in plan.entries} & gold
+    answer = answered(turn.answers, plan.output) if turn.answers else None
+    in_context = (answer or any(answered(turn.answers, out) for out in sent)) if turn.answers else None
     return TurnOutcome(conv, number, turn.kind, turn.prompt, turn.gold, len(full) / len(gold),
                        len(seen) / len(gold), sum(len(e.text) for e in plan.entries if e.path in gold),
                        sum(len(e.text) for e in plan.entries), len(plan.output),
-                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries))
+                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries), answer, in_context)

@@ -132,17 +132,22 @@ def replay_report(report: Any, per_turn: bool) -> str:
     """`ctx replay` as plain text: a line per turn (with --turns), then the totals overall and by kind."""
     lines: list[str] = []
     if per_turn:
-        lines.append(f"{'conversation':<16} {'#':>2} {'kind':<10} {'full':>5} {'seen':>5} {'chars':>6}  shown")
+        lines.append(f"{'conversation':<16} {'#':>2} {'kind':<10} {'full':>5} {'seen':>5} {'answer':>6} "
+                     f"{'chars':>6}  shown")
+        marks = {None: "-", True: "yes", False: "no"}
         for o in report.outcomes:
             shown = ", ".join(f"{p}{'' if t == 'HOT' else ' (' + t + ')'}" for p, t, _ in o.shown) or "-"
-            mark = "" if o.full == 1 else "  <- gold: " + ", ".join(o.gold)
+            mark = "" if o.full == 1 and o.answer is not False else "  <- gold: " + ", ".join(o.gold)
             lines.append(f"{o.conversation[:16]:<16} {o.turn:>2} {o.kind[:10]:<10} {o.full:>5.2f} {o.seen:>5.2f} "
-                         f"{o.chars:>6}  {shown}{mark}")
+                         f"{marks[o.answer]:>6} {o.chars:>6}  {shown}{mark}")
         lines.append("")
     lines.append(f"budget {report.budget:,} chars")
-    lines.append(f"{'':<12} {'turns':>5} {'full':>6} {'seen':>6} {'noise':>6} {'chars':>7}")
+    lines.append(f"{'':<12} {'turns':>5} {'full':>6} {'seen':>6} {'answer':>7} {'in ctx':>7} {'noise':>6} "
+                 f"{'chars':>7}")
     for name, t in (("all", report.total), *report.by_kind().items()):
-        lines.append(f"{name[:12]:<12} {t.turns:>5} {t.full:>6.0%} {t.seen:>6.0%} {t.noise:>6.0%} {t.chars:>7,.0f}")
+        answer = (f"{t.answer:>7.0%} {t.answer_in_context:>7.0%}" if t.answered else f"{'-':>7} {'-':>7}")
+        lines.append(f"{name[:12]:<12} {t.turns:>5} {t.full:>6.0%} {t.seen:>6.0%} {answer} {t.noise:>6.0%} "
+                     f"{t.chars:>7,.0f}")
     return "\n".join(lines)
 
 

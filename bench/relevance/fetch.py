@@ -1,0 +1,75 @@
+"""Rebuild the dev set's plain docs folders of public projects from pinned commits (their text is never
+committed here): `bench/corpora/NAME/` holds the docs folder of each project in `external.json`.
+
+    python bench/relevance/fetch.py                     # clone each project at its commit (needs the network)
+    python bench/relevance/fetch.py --git NAME=DIR      # take a project from a local clone that has the commit
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPORA = os.path.join(os.path.dirname(HERE), "corpora")
+MANIFEST = os.path.join(HERE, "external.json")
+
+
+def extract(git_dir: str, commit: str, folder: str, target: str) -> int:
+    """Write the .md files of `folder` at `commit` under `target` (the folder's contents, not the folder)."""
+    archive = subprocess.run(["git", "--git-dir", git_dir, "archive", "--format=tar", commit, folder],
+                             check=True, capture_output=True).stdout
+    prefix = folder.rstrip("/") + "/"
+    n = 0
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if not member.isfile() or not member.name.endswith(".md") or not member.name.startswith(prefix):
+                continue
+            rel = member.name[len(prefix):]
+            if rel.startswith("/") or ".." in rel.split("/"):
+                continue
+            dest = os.path.join(target, rel)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            data = tar.extractfile(member)
+            if data is not None:
+                with open(dest, "wb") as fh:
+                    fh.write(data.read())
+                n += 1
+    return n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--git", action="append", default=[], help="NAME=DIR: a local git directory for NAME")
+    ap.add_argument("--force", action="store_true", help="rebuild folders that exist")
+    args = ap.parse_args()
+    local = dict(item.split("=", 1) for item in args.git)
+    with open(MANIFEST, encoding="utf-8") as fh:
+        manifest = json.load(fh)
+    for name, src in manifest.items():
+        target = os.path.join(CORPORA, name)
+        if os.path.isdir(target) and not args.force:
+            print(f"{name}: already there")
+            continue
+        shutil.rmtree(target, ignore_errors=True)
+        os.makedirs(target)
+        if name in local:
+            n = extract(local[name], src["commit"], src["folder"], target)
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                git = os.path.join(tmp, "repo.git")
+                subprocess.run(["git", "init", "--bare", "-q", git], check=True)
+                subprocess.run(["git", "--git-dir", git, "fetch", "-q", "--depth", "1",
+                                f"https://github.com/{src['repo']}", src["commit"]], check=True)
+                n = extract(git, src["commit"], src["folder"], target)
+        print(f"{name}: {n} docs from {src['repo']}@{src['commit'][:12]}:{src['folder']}")
+
+
+if __name__ == "__main__":
+    main()
