@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "coactivation": 0.35,
     "auto_keywords": True,
     "keywords": {},
+    "derived_keywords": {},
     "related": {},
     "pinned": {},
     "hosts": {"claude": {"budget_chars": 10000}},
@@ -103,7 +104,7 @@ class Config:
     decay_prefixes: tuple[tuple[str, float], ...]  # longest prefix first
     coactivation: float
     auto_keywords: bool
-    keywords: Mapping[str, tuple[str, ...]]
+    keywords: Mapping[str, tuple[str, ...]]  # curated: a hit makes the doc HOT
     related: Mapping[str, tuple[str, ...]]
     pinned: Mapping[str, str]
     host_budgets: Mapping[str, int]
@@ -116,6 +117,7 @@ class Config:
     index_budget_ms: int  # a turn lists the docs and reads changed ones for at most this long each; the background
     # indexer does the rest
     semantic: Semantic
+    derived_keywords: Mapping[str, tuple[str, ...]] = {}  # written by `ctx init`: evidence, never a verdict alone
 
     @property
     def state_dir(self) -> str:
@@ -365,6 +367,9 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
 
     keywords = c.mapping(top.get("keywords", {}) or {}, "keywords", None)
     out["keywords"] = {_doc_path(c, p, "keywords"): c.string_list(v, f"keywords.{p}") for p, v in keywords.items()}
+    derived = c.mapping(top.get("derived_keywords", {}) or {}, "derived_keywords", None)
+    out["derived_keywords"] = {_doc_path(c, p, "derived_keywords"): c.string_list(v, f"derived_keywords.{p}")
+                               for p, v in derived.items()}
     related = c.mapping(top.get("related", {}) or {}, "related", None)
     out["related"] = {_doc_path(c, p, "related"): [_doc_path(c, r, f"related.{p}")
                                                    for r in c.string_list(v, f"related.{p}")]
@@ -469,7 +474,8 @@ class Lazy(Mapping[str, tuple[str, ...]]):
 
 def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | None = None,
                 cwd: str | None = None, keywords: Mapping[str, tuple[str, ...]] | None = None,
-                related: Mapping[str, tuple[str, ...]] | None = None) -> Config:
+                related: Mapping[str, tuple[str, ...]] | None = None,
+                derived: Mapping[str, tuple[str, ...]] | None = None) -> Config:
     """Build the Config from an already validated dict (see `normalise`); `keywords` and `related` may
     replace raw's."""
     cwd = cwd or os.getcwd()
@@ -501,6 +507,8 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         keep_days=raw["sessions"]["keep_days"],
         index_budget_ms=raw["index_budget_ms"],
         semantic=Semantic(**raw["semantic"]),
+        derived_keywords=derived if derived is not None else {p: tuple(v) for p, v in
+                                                              raw.get("derived_keywords", {}).items()},
     )
 
 

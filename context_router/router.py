@@ -117,7 +117,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
     try:
         ident = _config_identity(path)
         raw = None
-        keywords = related = None
+        keywords = related = derived = None
         if path is not None and ident is not None:
             try:
                 cached = store.get_meta("config")
@@ -131,6 +131,7 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
                 keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords", packed=True) or {})
+                derived = config_mod.Lazy(lambda: store.get_meta("config_derived", packed=True) or {})
                 related = config_mod.Lazy(store.config_related, lambda p: store.config_related(p).get(p))
             else:
                 if defer and store.path != MEMORY and ident[2] > CONFIG_INLINE_BYTES:
@@ -143,12 +144,13 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 with store.transaction():
                     # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
                     # in a table a turn looks up for the docs it touches.
-                    store.put_meta("config", (ident, {**raw, "keywords": {}, "related": {}}))
+                    store.put_meta("config", (ident, {**raw, "keywords": {}, "related": {}, "derived_keywords": {}}))
                     store.put_meta("config_keywords", raw["keywords"], packed=True)
+                    store.put_meta("config_derived", raw["derived_keywords"], packed=True)
                     store.set_config_related(raw["related"])
         else:
             raw = config_mod.normalise({})
-        cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords, related)
+        cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords, related, derived)
     except BaseException:
         store.close()
         raise
@@ -190,17 +192,23 @@ def vector_dims(cfg: Config) -> int | None:
 
 
 def doc_keywords(cfg: Config, doc: index.Doc) -> tuple[str, ...]:
-    return keywords.doc_keywords(doc.path, doc.title, doc.keywords, cfg.keywords.get(doc.path, ()),
-                                 cfg.auto_keywords)
+    return tuple(kw for kw, _ in sourced_keywords(cfg, doc))
+
+
+def sourced_keywords(cfg: Config, doc: index.Doc) -> tuple[tuple[str, bool], ...]:
+    """(keyword, derived) of a doc: derived when nobody chose it (see keywords.sourced_keywords)."""
+    return keywords.sourced_keywords(doc.path, doc.title, doc.keywords, cfg.keywords.get(doc.path, ()),
+                                     cfg.auto_keywords, cfg.derived_keywords.get(doc.path, ()))
 
 
 def _keyword_rows(cfg: Config, docs: Mapping[str, index.Doc], counts: Mapping[str, int] | None = None
-                  ) -> dict[str, list[tuple[str, str]]]:
-    """path -> [(index token, keyword)]; tokens are chosen by rarity over `counts` (else over these docs)."""
-    kws = {p: doc_keywords(cfg, d) for p, d in docs.items()}
+                  ) -> dict[str, list[tuple[str, str, bool]]]:
+    """path -> [(index token, keyword, derived)]; tokens are chosen by rarity over `counts` (else over these
+    docs)."""
+    kws = {p: sourced_keywords(cfg, d) for p, d in docs.items()}
     if counts is None:
-        counts = keywords.token_counts(k for ks in kws.values() for k in ks)
-    return {p: [(keywords.index_key(k, counts), k) for k in ks] for p, ks in kws.items()}
+        counts = keywords.token_counts(k for ks in kws.values() for k, _ in ks)
+    return {p: [(keywords.index_key(k, counts), k, d) for k, d in ks] for p, ks in kws.items()}
 
 
 def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, seconds: float | None = None
@@ -402,9 +410,11 @@ def coactivation_ceiling(cfg: Config) -> float:
     return cfg.hot.threshold - 0.01 if cfg.semantic.enabled else 1.0
 
 
-def _weak_hits(cfg: Config, hits: dict[str, list[str]]) -> tuple[dict[str, list[str]], tuple[attention.Signal, ...]]:
-    """Hits by weak keywords only lift their doc to the top of WARM: the text evidence decides if it is HOT."""
-    strong, weak = keywords.split_weak(hits)
+def _weak_hits(cfg: Config, hits: dict[str, list[str]], derived: set[tuple[str, str]]
+               ) -> tuple[dict[str, list[str]], tuple[attention.Signal, ...]]:
+    """Hits by weak or derived keywords only lift their doc to the top of WARM: the text evidence decides if
+    it is HOT."""
+    strong, weak = keywords.split_weak(hits, derived)
     ceiling = cfg.hot.threshold - 0.01
     return strong, tuple(attention.Signal(p, attention.FLOOR, ceiling, f"weak-keyword:{kw}")
                          for p, kws in sorted(weak.items()) for kw in kws)
@@ -423,7 +433,8 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
     return False, (tokens, now)
 
 
-def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[str, tiers.DocView]:
+def _views(ws: Workspace, paths: list[str], section_query: str | None,
+           ranked_sections: Mapping[str, Mapping[int, float]]) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
     neither), and a doc that is gone or unreadable since it was indexed is not shown."""
     cfg = ws.config
@@ -443,8 +454,11 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[s
             return whole
 
         def cut(room: int, doc: index.Doc = doc, whole: str = whole, header: str = header) -> str | None:
-            parts = sections.split(whole)
-            relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
+            # The sections the turn's search ranked among all docs' sections; else the doc's own, ranked alone.
+            relevance = ranked_sections.get(doc.path)
+            if not relevance:
+                parts = sections.split(whole)
+                relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
             return sections.cut(whole, room, relevance, doc.path, header)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut)
@@ -454,7 +468,8 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None) -> dict[s
 def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], hit: frozenset[str], turn: int,
               fmt: str, budget: int, mass: Mapping[str, float] | None = None, intent: str | None = None,
               notes: tuple[str, ...] = (), section_query: str | None = None,
-              measure: Callable[[str], int] = len) -> tiers.Plan:
+              measure: Callable[[str], int] = len,
+              ranked_sections: Mapping[str, Mapping[int, float]] | None = None) -> tiers.Plan:
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -471,8 +486,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     paths = [c.path for c in cands]
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, _views(ws, paths, section_query), layout, budget, turn, snap.n_docs, intent, notes,
-                     capped, measure)
+    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}), layout, budget, turn,
+                     snap.n_docs, intent, notes, capped, measure)
 
 
 def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
@@ -480,10 +495,11 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, pins."""
     cfg, store = ws.config, ws.store
     tokens = keywords.prompt_tokens(prompt)
-    hits = keywords.match(store.keyword_candidates(tokens), prompt, tokens)
+    found = store.keyword_candidates(tokens)
+    hits = keywords.match([(kw, p) for kw, p, _ in found], prompt, tokens)
     weak_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
-        hits, weak_signals = _weak_hits(cfg, hits)
+        hits, weak_signals = _weak_hits(cfg, hits, {(kw, p) for kw, p, derived in found if derived})
     sem_turn = None
     if cfg.semantic.enabled and snap.version:  # (no model of an index that is not there yet)
         from .turn import layers  # the semantic step; numpy only when its model must be rebuilt
@@ -563,7 +579,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          lexical.section_query(prompt, session.semantic.get("lexical")),
                          # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
                          # counts two, and past its limit the model gets a preview instead of the context.
-                         tiers.utf16_units if req.host == "claude" else len)
+                         tiers.utf16_units if req.host == "claude" else len,
+                         lex_turn.sections if lex_turn is not None else None)
         if advance:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
             shown = {e.path: (e.tier, len(e.text)) for e in plan.entries}

@@ -92,7 +92,7 @@ def test_init_derives_keywords(ctx, tmp_path):
     assert res.code == 0, res.err
     data = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert data["docs"] == "docs"
-    assert data["keywords"]["systems/legion.md"] == ["legion box", "legion"]
+    assert data["derived_keywords"]["systems/legion.md"] == ["legion box", "legion"]
     assert data["related"] == {"systems/legion.md": ["integrations/pipe.md"]}
     assert "HOT] systems/legion.md" in ctx("route", "legion").out
     res = ctx("init", "docs")
@@ -290,7 +290,7 @@ def test_init_keywords_are_what_people_type(ctx, tmp_path):
         "notes.md": "# Notes\n\ntext\n", "more.md": "# More\n\ntext\n"})
     assert ctx("init", "docs").code == 0
     data = yaml.safe_load((tmp_path / "config.yaml").read_text())
-    kws = data["keywords"]
+    kws = data["derived_keywords"]
     assert kws["api/webhooks.md"] == ["webhooks", "retry schedule", "webhooksigner", "dead letter"]
     assert kws["jobs.md"] == ["background jobs", "jobs", "enqueue_job"]  # "overview" is every doc's heading
     assert kws["skills/pdf-report/SKILL.md"] == ["monthly pdf", "pdf report"]  # the folder names a SKILL.md

@@ -93,7 +93,8 @@ def test_the_claude_hook_counts_what_claude_code_counts(tmp_path):
     _, out, _ = hook("claude", payload("a b", tmp_path), "--config", str(cfg))
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert len(context.encode("utf-16-le")) // 2 <= 10000
-    assert "b.md (budget)" in context and len(context) + 3000 < 10000  # counted as characters, b.md would fit
+    # Counted as characters, b.md would fit whole: counted as Claude Code counts, only one of the two does.
+    assert context.count(emoji) == 1 and len(context) + 3000 < 10000
 
 
 def test_prompts_nobody_typed_move_nothing(tmp_path):

@@ -46,8 +46,10 @@ def test_markdown_shape():
 def test_hot_that_does_not_fit_is_shown_warm_then_omitted():
     cands = candidates(rank({"d00.md": FileScore(1.0), "d01.md": FileScore(0.9)}, frozenset()), CAPS)
     vs = views(2, body_len=3000, header_len=50)
-    plan = fit(cands, vs, LAYOUT, 3400, 1, 2)
+    plan = fit(cands, vs, LAYOUT, 5000, 1, 2)  # the first HOT doc's share of the budget holds it whole
     assert [(e.path, e.tier) for e in plan.entries] == [("d00.md", "HOT"), ("d01.md", "WARM")]
+    even = fit(cands, vs, LAYOUT, 3400, 1, 2)  # it would fit, but not in its share beside the second HOT doc
+    assert [(e.path, e.tier) for e in even.entries] == [("d00.md", "WARM"), ("d01.md", "HOT")]
     tiny = fit(cands, vs, LAYOUT, 400, 1, 2)
     assert [(e.path, e.tier) for e in tiny.entries] == [("d00.md", "WARM")]
     assert tiny.omitted == ("d01.md",) and len(tiny.output) <= 400

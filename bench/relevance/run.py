@@ -130,7 +130,8 @@ def main() -> None:
     rows.append(("all", everything, base_all))
     plain = [name for name in reports if CORPORA[name][2] == "init" and name in EXTERNAL]
     if plain:
-        rows.append(("plain", [t for n in plain for t in reports[n]["turns"]], [t for n in plain for t in base.get(n, [])]))
+        rows.append(("plain", [t for n in plain for t in reports[n]["turns"]],
+                     [t for n in plain for t in base.get(n, [])]))
     for name, turns, bturns in rows:
         for kind in ("all", *KINDS):
             sel = [t for t in turns if kind == "all" or t["kind"] == kind]

@@ -369,7 +369,11 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
         with Progress("read") as tick:
             body = scaffold.derive(docs, progress=tick)
     written = scaffold.write_config(output, docs, body, force)
-    print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    if "derived_keywords" in body:
+        print(f"wrote {written} ({len(body['derived_keywords'])} docs with derived keywords: evidence for a doc; "
+              "move a phrase to `keywords` to make a mention bring its doc in full)")
+    else:
+        print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
 
 
 @app.command()

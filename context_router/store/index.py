@@ -44,9 +44,12 @@ class Doc:
     pinned: str | None = None
     decay: float | None = None
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
+    hub: bool = False  # a page that mostly links to other pages (sections.is_hub)
     terms: tuple[bytes, bytes] | None = None  # hashed term counts for the semantic layer (semantic.pack_counts)
     entropy: float = 0.0  # normalised character entropy of the body (semantic.entropy)
     text: tuple[str, str, str, str] | None = None  # the text index's fields (lexical.fields); not stored here
+    sections: tuple[tuple[int, tuple[str, str]], ...] = ()  # (number, (heading path, text)) of the sections that
+    # have words (lexical.section_fields); not stored here
     warnings: tuple[str, ...] = ()
 
 
@@ -459,15 +462,19 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     terms = None
     h = 0.0
     lexical_fields = None
+    section_text: tuple[tuple[int, tuple[str, str]], ...] = ()
     if vector_dims is not None:
-        from ..turn.lexical import fields
+        from ..turn.lexical import fields, section_fields
         from ..turn.semantic import entropy, hashed_counts, pack_counts
 
         terms = pack_counts(hashed_counts(body, vector_dims))
         h = entropy(body)
         lexical_fields = fields(rel, title, body)
+        section_text = section_fields(title, body)
+    from ..turn.sections import is_hub
+
     return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
-               terms=terms, entropy=h, text=lexical_fields,
+               terms=terms, entropy=h, text=lexical_fields, sections=section_text, hub=is_hub(rel, body),
                keywords=_str_list(meta.get("keywords")), related=tuple(map(doc_path, _str_list(meta.get("related")))),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
                warnings=tuple(warnings))

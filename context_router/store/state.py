@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 APPLICATION_ID = 0x63747872  # "ctxr"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
 OPEN_ATTEMPTS = 8  # opening a state another process is creating: tries, 0.05 s apart and growing
@@ -98,6 +98,18 @@ CREATE TABLE kw (token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL,
                  PRIMARY KEY (path, ord)) WITHOUT ROWID;
 CREATE INDEX kw_by_token ON kw (token);
 DELETE FROM meta WHERE key IN ('semantic', 'config', 'index')
+"""
+
+# Version 4: which keywords nobody chose (derived by `ctx init`): evidence, not a verdict; which docs are hubs
+# (pages that mostly link to other pages); and the text index of every doc's sections (one FTS5 row per `##` or
+# `###` section, its rowid in sec_docs with the doc and the section's number). The index is built anew.
+SCHEMA_V4 = """
+ALTER TABLE kw ADD COLUMN derived INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE docs ADD COLUMN hub INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS sec_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, ord INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sec_by_path ON sec_docs (path);
+CREATE VIRTUAL TABLE IF NOT EXISTS sec USING fts5(heading, body, tokenize = 'porter unicode61');
+DELETE FROM meta WHERE key IN ('config', 'index')
 """
 
 class ForeignState(sqlite3.DatabaseError):
@@ -281,14 +293,16 @@ class Store:
         # transaction. Several processes may get here at once: the version check under the write lock
         # makes exactly one of them create the schema.
         conn.execute("PRAGMA journal_mode = WAL")
-        Store._migrate(conn, 0, SCHEMA + SCHEMA_V2 + ";" + SCHEMA_V3, f"PRAGMA application_id = {APPLICATION_ID}")
+        Store._migrate(conn, 0, ";".join((SCHEMA, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)),
+                       f"PRAGMA application_id = {APPLICATION_ID}")
 
     @staticmethod
     def _upgrade(conn: sqlite3.Connection, version: int) -> None:
         """An older schema, upgraded in place: sessions, pins and history are kept. 1 -> 2 adds the text index
-        (sessions' idle time counted from now); 2 -> 3 the tables of the in-place model and of settings. The
-        docs index is rebuilt (its signature carries the ctx version), and with it the model."""
-        steps = {1: SCHEMA_V2 + ";" + SCHEMA_V3, 2: SCHEMA_V3}
+        (sessions' idle time counted from now); 2 -> 3 the tables of the in-place model and of settings; 3 -> 4
+        the keyword and hub flags. The docs index is rebuilt (its signature carries the ctx version), and with it
+        the model."""
+        steps = {1: ";".join((SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)), 2: SCHEMA_V3 + ";" + SCHEMA_V4, 3: SCHEMA_V4}
         Store._migrate(conn, version, steps[version],
                        f"UPDATE sessions SET updated = coalesce(updated, {time.time()!r})")
 
@@ -360,6 +374,8 @@ class Store:
         self.conn.execute("DELETE FROM kw")
         self.conn.execute("DELETE FROM lex_docs")
         self.conn.execute("DELETE FROM lex")
+        self.conn.execute("DELETE FROM sec_docs")
+        self.conn.execute("DELETE FROM sec")
         self.conn.execute("DELETE FROM lex_df")
         self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
 
@@ -370,10 +386,10 @@ class Store:
         docs, skipped, removed = list(docs), list(skipped), list(removed)
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
         self.conn.executemany(
-            "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((d.path, d.mtime_ns, d.size, d.title, "", int(d.truncated), marshal.dumps(d.keywords),
               marshal.dumps(d.related), d.pinned, d.decay, int(d.oversize), d.terms[0] if d.terms else None,
-              d.terms[1] if d.terms else None, d.entropy) for d in docs))
+              d.terms[1] if d.terms else None, d.entropy, int(d.hub)) for d in docs))
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
@@ -391,18 +407,31 @@ class Store:
         old = self._select_in("SELECT id FROM lex_docs WHERE path IN ({})", stale)
         self.conn.executemany("DELETE FROM lex WHERE rowid = ?", old)
         self.conn.executemany("DELETE FROM lex_docs WHERE id = ?", old)
+        old = self._select_in("SELECT id FROM sec_docs WHERE path IN ({})", stale)
+        self.conn.executemany("DELETE FROM sec WHERE rowid = ?", old)
+        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?", old)
         for d in docs:
             if d.text is None:
                 continue
             rowid = self.conn.execute("INSERT INTO lex_docs (path) VALUES (?)", (d.path,)).lastrowid
             self.conn.execute("INSERT INTO lex (rowid, path, title, headings, body) VALUES (?, ?, ?, ?, ?)",
                               (rowid, *d.text))
+            for n, (heading, body) in d.sections:
+                rowid = self.conn.execute("INSERT INTO sec_docs (path, ord) VALUES (?, ?)", (d.path, n)).lastrowid
+                self.conn.execute("INSERT INTO sec (rowid, heading, body) VALUES (?, ?, ?)", (rowid, heading, body))
 
     def lexical_search(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float]]:
         """(path, relevance) of the best `limit` docs for an FTS5 query, best first (bm25, higher is better)."""
         return [(p, -s) for p, s in self.conn.execute(
             f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s FROM lex JOIN lex_docs d ON "
             "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+
+    def section_search(self, query: str, weights: tuple[float, float], limit: int
+                       ) -> list[tuple[str, int, float]]:
+        """(path, section number, relevance) of the best `limit` sections of all docs for an FTS5 query."""
+        return [(p, n, -s) for p, n, s in self.conn.execute(
+            f"SELECT d.path, d.ord, bm25(sec, {weights[0]}, {weights[1]}) AS s FROM sec JOIN sec_docs d ON "
+            "d.id = sec.rowid WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
     def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float, str]]:
         """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query."""
@@ -504,22 +533,28 @@ class Store:
 
     # -- keyword index: token -> (keyword, path), so a turn looks up only the prompt's tokens -----------------
 
-    def set_keywords(self, rows_by_path: dict[str, list[tuple[str, str]]], replace_all: bool = False) -> None:
-        """rows_by_path: path -> [(token, keyword), ...] in keyword order."""
+    def set_keywords(self, rows_by_path: dict[str, list[tuple[str, str, bool]]], replace_all: bool = False) -> None:
+        """rows_by_path: path -> [(token, keyword, derived), ...] in keyword order."""
         if replace_all:
             self.conn.execute("DELETE FROM kw")
         else:
             self.conn.executemany("DELETE FROM kw WHERE path = ?", ((p,) for p in rows_by_path))
-        self.conn.executemany("INSERT INTO kw VALUES (?, ?, ?, ?)",
-                              ((t, k, p, i) for p, rows in rows_by_path.items() for i, (t, k) in enumerate(rows)))
+        self.conn.executemany("INSERT INTO kw VALUES (?, ?, ?, ?, ?)",
+                              ((t, k, p, i, int(d)) for p, rows in rows_by_path.items()
+                               for i, (t, k, d) in enumerate(rows)))
 
     def token_counts(self, tokens: Iterable[str]) -> dict[str, int]:
         """How many stored keywords are filed under each of these tokens."""
         return dict(self._select_in("SELECT token, count(*) FROM kw WHERE token IN ({}) GROUP BY token", tokens))
 
-    def keyword_candidates(self, tokens: Iterable[str]) -> list[tuple[str, str]]:
-        """(keyword, path) for every keyword keyed by one of these tokens (and those with no word token)."""
-        return self._select_in("SELECT keyword, path FROM kw WHERE token IN ({})", ["", *tokens])
+    def keyword_candidates(self, tokens: Iterable[str]) -> list[tuple[str, str, int]]:
+        """(keyword, path, derived) for every keyword keyed by one of these tokens (and those with no word
+        token)."""
+        return self._select_in("SELECT keyword, path, derived FROM kw WHERE token IN ({})", ["", *tokens])
+
+    def hubs(self, paths: Iterable[str]) -> frozenset[str]:
+        """Which of these docs are hubs (pages that mostly link to other pages)."""
+        return frozenset(p for (p,) in self._select_in("SELECT path FROM docs WHERE hub AND path IN ({})", paths))
 
     def keywords_of(self, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}

@@ -18,10 +18,21 @@ from .words import STOPWORDS, doc_name, is_word_char, stem, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping
 
 def normalise(keyword: str) -> str:
     return " ".join(keyword.lower().split())
+
+
+def sourced_keywords(path: str, title: str, front_matter: Iterable[str], configured: Iterable[str],
+                     auto: bool, derived: Iterable[str] = ()) -> tuple[tuple[str, bool], ...]:
+    """Every keyword of one doc with whether it is derived, in a stable order: as doc_keywords, then the
+    config's derived keywords (`ctx init`'s: nobody chose them, so a hit by one alone never makes a doc HOT).
+    A keyword both chosen and derived counts as chosen."""
+    chosen = doc_keywords(path, title, front_matter, configured, auto)
+    picked = set(chosen)
+    extra = tuple(dict.fromkeys(kw for kw in map(normalise, derived) if kw and kw not in picked))
+    return (*((kw, False) for kw in chosen), *((kw, True) for kw in extra))
 
 
 def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured: Iterable[str],
@@ -158,8 +169,10 @@ def is_weak(keyword: str, owners: int) -> bool:
     return owners >= WEAK_OWNERS or (len(words) == 1 and words[0] in _common_stems())
 
 
-def split_weak(hits: Mapping[str, list[str]]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(strong hits, weak hits): a doc is a weak hit when every keyword that fired on it is weak."""
+def split_weak(hits: Mapping[str, list[str]], derived: Collection[tuple[str, str]] = ()
+               ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(strong hits, weak hits): a doc is a weak hit when every keyword that fired on it is weak or derived
+    ((keyword, path) pairs nobody chose)."""
     owners: dict[str, int] = {}
     for kws in hits.values():
         for kw in kws:
@@ -167,7 +180,8 @@ def split_weak(hits: Mapping[str, list[str]]) -> tuple[dict[str, list[str]], dic
     strong_hits: dict[str, list[str]] = {}
     weak_hits: dict[str, list[str]] = {}
     for path, kws in hits.items():
-        (weak_hits if all(is_weak(kw, owners[kw]) for kw in kws) else strong_hits)[path] = kws
+        weak = all(is_weak(kw, owners[kw]) or (kw, path) in derived for kw in kws)
+        (weak_hits if weak else strong_hits)[path] = kws
     return strong_hits, weak_hits
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..records import record
 from .attention import FLOOR, Signal
+from .sections import split as split_sections
 from .words import GENERIC_NAMES, content_words, split_identifier, split_words, tokens_of
 
 TYPE_CHECKING = False
@@ -35,6 +36,8 @@ MARGIN = 1.25  # the best doc is HOT only when it scores this many times the sec
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
+SECTION_LIMIT = 60  # sections kept per turn's ranking
+SECTION_SHARE = 1.0  # weight of a doc's best section beside its whole text in the doc's rank
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -43,6 +46,21 @@ def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
     path_words = " ".join(w for w in split_words(path) if w not in GENERIC_NAMES and w != "md")
     headings = "\n".join(line.lstrip("#").strip() for line in _heading_lines(body))
     return path_words, _with_parts(title), _with_parts(headings), _with_parts(body)
+
+
+def section_fields(title: str, body: str) -> tuple[tuple[int, tuple[str, str]], ...]:
+    """(number, (heading path, text)) of each section (sections.split) that has text: the heading path is the
+    doc's title and the headings above the section, so "Tasks > Caching" reads as what the section is about."""
+    out: list[tuple[int, tuple[str, str]]] = []
+    parent = ""
+    for n, sec in enumerate(split_sections(body)):
+        if sec.level == 2:
+            parent = sec.title
+        path = [title, parent if sec.level == 3 else "", sec.title]
+        heading = " > ".join(p for p in path if p)
+        if sec.text.strip():
+            out.append((n, (_with_parts(heading), _with_parts(sec.text))))
+    return tuple(out)
 
 
 def _heading_lines(body: str) -> list[str]:
@@ -83,19 +101,37 @@ def _or(words: Sequence[str]) -> str | None:
 class LexicalTurn:
     signals: tuple[Signal, ...]
     memory: dict[str, list[Any]]  # this turn's and the previous ones' rankings and words, for the next turn
+    sections: dict[str, dict[int, float]]  # path -> section number -> relevance to the conversation
 
 
-def combine(own: Mapping[str, float], history: Sequence[Mapping[str, float]]) -> dict[str, float]:
+def combine(own: Mapping[Any, float], history: Sequence[Mapping[Any, float]]) -> dict[Any, float]:
     """The conversation's ranking: this prompt's, plus the previous ones' with falling weights."""
     out = dict(own)
     for weight, past in zip(HISTORY_WEIGHTS, history, strict=False):
-        for path, score in past.items():
-            out[path] = out.get(path, 0.0) + weight * score
+        for key, score in past.items():
+            out[key] = out.get(key, 0.0) + weight * score
     return out
 
 
-def _clear_best(scores: Mapping[str, float]) -> str | None:
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) -> dict[str, float]:
+    """A doc's rank for the turn: its whole text's, plus its best section's (each as a share of the turn's
+    best): a page whose one section is about the question beats a page that mentions every word of it once."""
+    top_doc = max(docs.values(), default=0.0)
+    top_sec = max(sections.values(), default=0.0)
+    best: dict[str, float] = {}
+    for (path, _), score in sections.items():
+        best[path] = max(best.get(path, 0.0), score)
+    out = {p: s / top_doc for p, s in docs.items()} if top_doc > 0 else {}
+    if top_sec > 0:
+        for path, score in best.items():
+            out[path] = out.get(path, 0.0) + SECTION_SHARE * score / top_sec
+    return out
+
+
+def _clear_best(scores: Mapping[str, float], hubs: frozenset[str] = frozenset()) -> str | None:
+    """The best doc when it clearly beats the second; a hub page (an index, a table of contents) is passed
+    over: it mentions everything, so breadth alone must not make it HOT."""
+    ranked = sorted(((p, s) for p, s in scores.items() if p not in hubs), key=lambda kv: (-kv[1], kv[0]))
     if not ranked or ranked[0][1] <= 0:
         return None
     if len(ranked) > 1 and ranked[0][1] < MARGIN * ranked[1][1]:
@@ -108,12 +144,16 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
     """This turn's signals from the text, and the rankings to remember. held: the docs HOT before this turn."""
     said = content_words(prompt)[:MAX_TERMS]
     query = _or(telling(store, said, n_docs))
-    own = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
+    docs = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
+    secs = {(p, n): s for p, n, s in store.section_search(query, SECTION_WEIGHTS, SECTION_LIMIT)} if query else {}
+    own = blend(docs, secs)
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
     history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]
+    sec_history = [dict(m) for m in memory.get("sections", ())][:len(HISTORY_WEIGHTS)]
     combined = combine(own, history)
+    hubs = store.hubs(sorted(combined)) if combined else frozenset()
     signals: list[Signal] = []
-    hot_paths = {p for p in (_clear_best(combined), _clear_best(own)) if p is not None}
+    hot_paths = {p for p in (_clear_best(combined, hubs), _clear_best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
         signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -121,7 +161,8 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
         best = ranked[0][1]
         # The doc the conversation is on stays whole while the talk is still about it: a follow-up's own words
         # ("and how do I test that?") may rank another doc first without moving the conversation off it.
-        kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and score >= KEEP_SHARE * best)
+        kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and p not in hubs
+                      and score >= KEEP_SHARE * best)
         signals += [Signal(p, FLOOR, 1.0, "lexical:kept") for p in kept]
         hot_paths.update(kept)
         ceiling = hot - 0.01
@@ -136,7 +177,11 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
             n += 1
     keep = len(HISTORY_WEIGHTS)
     words = [said, *memory.get("words", ())][:keep]
-    return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words})
+    by_doc: dict[str, dict[int, float]] = {}
+    for (path, n), score in combine(secs, sec_history).items():
+        by_doc.setdefault(path, {})[n] = score
+    return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words,
+                                        "sections": [secs, *sec_history][:keep]}, by_doc)
 
 
 def section_query(prompt: str, memory: Mapping[str, Sequence[Any]] | None) -> str | None:

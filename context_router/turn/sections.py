@@ -1,8 +1,11 @@
 """A doc's sections: split at its `##` and `###` headings, found by title, and cut to fit a budget.
 
-A HOT doc larger than what is left of the budget is shown cut: its opening part (title and header), then the
-sections that match the turn best, in the doc's own order, and one line that names what was left out and how
-to see it (`ctx show PATH [SECTION]`). Pure: the ranking of sections against the turn comes from the caller.
+Sections are the unit of evidence and of output. A long section is cut into parts at blank lines (outside
+code fences), each part about PART_CHARS: a 10,000-char section whose one paragraph answers the turn must not
+cost the whole section or nothing. A HOT doc too big for its room is shown cut: its opening (the title and
+first lines), then the parts that match the turn best, in the doc's own order (a part shown without the one
+before it carries its section's heading), and one line that names what was left out and how to see it
+(`ctx show PATH [SECTION]`). Pure: the ranking of the parts against the turn comes from the caller.
 """
 
 from __future__ import annotations
@@ -15,17 +18,20 @@ if TYPE_CHECKING:
 
 MAX_LEVEL = 3  # `##` and `###` open sections; deeper headings stay inside theirs
 LEFT_OUT_NAMES = 240  # chars of left-out section titles named in the closing line
+PART_CHARS = 1500  # a section longer than this is cut into parts of about this size
+OPENING_CHARS = 600  # of a cut doc's opening part: its title and what it is about, not its whole preamble
 
 
 @record
 class Section:
     title: str  # the heading's text; "" for the opening part before the first heading
     level: int  # 2 or 3; 0 for the opening part
-    text: str  # the heading line and everything up to the next section
+    text: str  # the heading line (in the first part) and everything up to the next part
+    part: int = 0  # 0: the section's first part; 1, 2...: the parts after it
 
 
 def split(body: str) -> list[Section]:
-    """The opening part, then one Section per `##`/`###` heading outside code fences."""
+    """The opening part, then the parts of each `##`/`###` section (outside code fences), in order."""
     out: list[Section] = []
     title, level, lines = "", 0, list[str]()
     fenced = False
@@ -34,12 +40,33 @@ def split(body: str) -> list[Section]:
             fenced = not fenced
         depth = len(line) - len(line.lstrip("#"))
         if not fenced and 2 <= depth <= MAX_LEVEL and line[depth:depth + 1] == " ":
-            out.append(Section(title, level, "\n".join(lines).strip("\n")))
+            out += _parts(title, level, lines)
             title, level, lines = line[depth:].strip(), depth, [line]
         else:
             lines.append(line)
-    out.append(Section(title, level, "\n".join(lines).strip("\n")))
+    out += _parts(title, level, lines)
     return out
+
+
+def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
+    """One section's parts: paragraphs (blank-line separated, a code block kept whole) gathered up to
+    PART_CHARS each."""
+    text = "\n".join(lines).strip("\n")
+    if len(text) <= PART_CHARS:
+        return [Section(title, level, text)]
+    chunks: list[list[str]] = [[]]
+    size = 0
+    fenced = False
+    for line in lines:
+        if line.startswith("```") or line.startswith("~~~"):
+            fenced = not fenced
+        if not fenced and not line.strip() and size >= PART_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(line)
+        size += len(line) + 1
+    texts = [t for t in ("\n".join(c).strip("\n") for c in chunks) if t]
+    return [Section(title, level, t, n) for n, t in enumerate(texts)]
 
 
 def find(body: str, name: str) -> str | None:
@@ -47,28 +74,28 @@ def find(body: str, name: str) -> str | None:
     it), with its subsections; None when there is none."""
     sections = split(body)
     wanted = " ".join(name.lower().split())
-    titles = [" ".join(s.title.lower().split()) for s in sections]
+    titles = [" ".join(s.title.lower().split()) if s.part == 0 else "" for s in sections]
     picks = [i for i, t in enumerate(titles) if t and t == wanted] or \
         [i for i, t in enumerate(titles) if t and wanted in t]
     if not picks:
         return None
     first = picks[0]
     end = first + 1
-    while end < len(sections) and sections[end].level > sections[first].level:
+    while end < len(sections) and (sections[end].part > 0 or sections[end].level > sections[first].level):
         end += 1
     return "\n\n".join(s.text for s in sections[first:end])
 
 
 def titles(body: str) -> list[str]:
-    return [s.title for s in split(body) if s.title]
+    return [s.title for s in split(body) if s.title and s.part == 0]
 
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str) -> str | None:
-    """The body cut to at most `room` chars: the opening part (or just the WARM header when the opening part
-    is too long), the sections that match the turn (relevance: section number -> score) best first while
-    they fit, in the doc's order, and a closing line. None when not even the opening part and line fit."""
+    """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
+    turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
+    line. None when not even the opening and the line fit."""
     sections = split(body)
-    opening = sections[0].text if sections[0].text else header
+    opening = _opening(sections[0].text) if sections[0].text else header
     rest = sections[1:]
     kept: set[int] = set()
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
@@ -85,8 +112,32 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     text = _compose(opening, rest, kept, path)
     if len(text) <= room:
         return text
-    text = _compose(header, rest, set(), path)
+    text = _compose(_opening(header), rest, set(), path)
     return text if len(text) <= room else None
+
+
+def _opening(text: str) -> str:
+    """The start of a doc's opening part, at most OPENING_CHARS at a line's end, without markup that says
+    nothing to a reader (script and style blocks, HTML comments)."""
+    lines: list[str] = []
+    used = 0
+    skipping = ""
+    for line in text.splitlines():
+        low = line.strip().lower()
+        if skipping:
+            if skipping in low:
+                skipping = ""
+            continue
+        for tag, end in (("<script", "</script>"), ("<style", "</style>"), ("<!--", "-->")):
+            if low.startswith(tag):
+                skipping = "" if end in low else end
+                break
+        else:
+            if used + len(line) > OPENING_CHARS and lines:
+                break
+            lines.append(line)
+            used += len(line) + 1
+    return "\n".join(lines).strip("\n")
 
 
 def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str) -> str:
@@ -94,11 +145,15 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str) -
     skipped: list[str] = []
     for j, section in enumerate(rest, start=1):
         if j in kept:
-            parts.append(section.text)
-        else:
+            if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
+                parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
+            else:
+                parts.append(section.text)
+        elif section.title and (not skipped or skipped[-1] != section.title):
             skipped.append(section.title)
-    if skipped:
-        parts.append(_left_out_line(skipped, len(rest), path))
+    if len(kept) < len(rest):
+        total = len({(s.title, s.level, n) for n, s in enumerate(rest) if s.part == 0})
+        parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -111,5 +166,47 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
             break
         names.append(title)
         used += len(title) + 2
-    return (f"... [HOT: cut to fit the budget; {len(skipped)} of {total} sections left out: {', '.join(names)}. "
-            f"`ctx show {path}` prints the whole doc, `ctx show {path} SECTION` one section] ...")
+    return (f"... [HOT: cut to fit the budget; {len(skipped)} of {total} sections left out or in part: "
+            f"{', '.join(names)}. `ctx show {path}` prints the whole doc, `ctx show {path} SECTION` one "
+            "section] ...")
+
+
+HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
+                       "summary", "sitemap"})
+HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
+HUB_MIN_LINKS = 6
+
+
+def is_hub(path: str, body: str) -> bool:
+    """Whether a page mostly lists or links other pages (an index, a nav page, a table of contents, a
+    changelog): it mentions every topic, so it must not win a turn on breadth."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    if stem in HUB_NAMES:
+        return True
+    prose = links = 0
+    fenced = False
+    for line in body.splitlines():
+        if line.startswith("```") or line.startswith("~~~"):
+            fenced = not fenced
+            continue
+        text = line.strip()
+        if fenced or not text or text.startswith("#") or text.startswith("<!--"):
+            continue
+        prose += 1
+        if "](" in text and _link_chars(text) * 2 >= len(text.lstrip("-*+|0123456789. ")):
+            links += 1
+    return links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose
+
+
+def _link_chars(line: str) -> int:
+    """Chars of a line inside markdown links `[text](target)`."""
+    total = 0
+    start = line.find("[")
+    while start >= 0:
+        mid = line.find("](", start)
+        end = line.find(")", mid + 2) if mid >= 0 else -1
+        if mid < 0 or end < 0:
+            break
+        total += end + 1 - start
+        start = line.find("[", end)
+    return total

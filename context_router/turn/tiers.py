@@ -133,6 +133,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
+    n_hot = 0
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
@@ -145,10 +146,13 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             if body is None:
                 continue
             text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
-            if measure(text) + sep > remaining:
-                room = remaining - sep - _reserve(cands[i + 1:], views, remaining)
+            later = cands[i + 1:]
+            room = _share(n_hot, sum(1 for c in later if c.tier == HOT),
+                          remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget))
+            if measure(text) > room:
                 text = _cut(layout, len(entries) + 1, cand, view, room, measure)
                 tier, was_cut = (HOT, True) if text is not None else (WARM, False)
+            n_hot += tier == HOT
         if text is None:
             text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
             if measure(text) + sep > remaining:
@@ -163,13 +167,24 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure)
 
 
-def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], remaining: int) -> int:
-    """Room a cut doc leaves for the candidates after it: their headers, at most half of what is left."""
+def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: int) -> int:
+    """Room the HOT docs leave for the WARM headers after them: their size, at most WARM_SHARE of the budget."""
     headers = sum(len(views[c.path].header) + HEADER_OVERHEAD for c in later if c.path in views)
-    return min(headers, remaining // 2)
+    return min(headers, int(budget * WARM_SHARE))
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
+WARM_SHARE = 0.25  # of the budget kept for WARM headers while HOT docs are placed
+# The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
+# the turn in the best docs before the whole pages of the fourth.
+HOT_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
+
+
+def _share(placed: int, after: int, pool: int) -> int:
+    """The room of the next HOT doc: its weight's share of `pool` among it and the `after` HOT docs after it;
+    what a doc shown whole leaves goes to the ones after it."""
+    weights = [HOT_WEIGHTS[min(k, len(HOT_WEIGHTS) - 1)] for k in range(placed, placed + after + 1)]
+    return int(pool * weights[0] / sum(weights))
 
 
 def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int]
