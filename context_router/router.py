@@ -410,11 +410,25 @@ def coactivation_ceiling(cfg: Config) -> float:
     return cfg.hot.threshold - 0.01 if cfg.semantic.enabled else 1.0
 
 
-def _weak_hits(cfg: Config, hits: dict[str, list[str]], derived: set[tuple[str, str]]
+COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little
+COMMON_DOC_SHARE = 0.1  # a one-word keyword in the text of more than this share of the docs names none of them
+
+
+def _common_in_text(store: Store, hits: Mapping[str, list[str]], n_docs: int) -> frozenset[str]:
+    """The one-word keywords among the hits that the text of many docs holds ("install", "python" in a
+    packaging tool's docs): a doc named after one is not what a prompt that says it is about."""
+    single = sorted({kw for kws in hits.values() for kw in kws if len(keywords.keyword_tokens(kw)) == 1})
+    if n_docs < COMMON_FROM_DOCS or not single:
+        return frozenset()
+    counts = store.lexical_doc_counts(single)
+    return frozenset(kw for kw in single if counts.get(kw, 0) > COMMON_DOC_SHARE * n_docs)
+
+
+def _weak_hits(cfg: Config, hits: dict[str, list[str]], derived: set[tuple[str, str]], common: frozenset[str]
                ) -> tuple[dict[str, list[str]], tuple[attention.Signal, ...]]:
-    """Hits by weak or derived keywords only lift their doc to the top of WARM: the text evidence decides if
-    it is HOT."""
-    strong, weak = keywords.split_weak(hits, derived)
+    """Hits by weak, common or derived keywords only lift their doc to the top of WARM: the text evidence
+    decides if it is HOT."""
+    strong, weak = keywords.split_weak(hits, derived, common)
     ceiling = cfg.hot.threshold - 0.01
     return strong, tuple(attention.Signal(p, attention.FLOOR, ceiling, f"weak-keyword:{kw}")
                          for p, kws in sorted(weak.items()) for kw in kws)
@@ -469,7 +483,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
               fmt: str, budget: int, mass: Mapping[str, float] | None = None, intent: str | None = None,
               notes: tuple[str, ...] = (), section_query: str | None = None,
               measure: Callable[[str], int] = len,
-              ranked_sections: Mapping[str, Mapping[int, float]] | None = None) -> tiers.Plan:
+              ranked_sections: Mapping[str, Mapping[int, float]] | None = None,
+              relevance: Mapping[str, float] | None = None) -> tiers.Plan:
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -477,7 +492,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
 
         hot_max, warm_max = intent_caps(intent, hot_max, warm_max)
     caps = tiers.Caps(cfg.hot.threshold, hot_max, cfg.warm.threshold, warm_max)
-    ranked = tiers.rank(scores, hit, mass)
+    ranked = tiers.rank(scores, hit, mass, relevance)
     cands = tiers.candidates(ranked, caps)
     # Docs the caps left out: "intent" when the intent's caps are what left them out, else "cap".
     config_caps = tiers.Caps(cfg.hot.threshold, cfg.hot.max_files, cfg.warm.threshold, cfg.warm.max_files)
@@ -487,7 +502,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}), layout, budget, turn,
-                     snap.n_docs, intent, notes, capped, measure)
+                     snap.n_docs, intent, notes, capped, measure,
+                     {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v})
 
 
 def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
@@ -499,7 +515,8 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     hits = keywords.match([(kw, p) for kw, p, _ in found], prompt, tokens)
     weak_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
-        hits, weak_signals = _weak_hits(cfg, hits, {(kw, p) for kw, p, derived in found if derived})
+        derived = {(kw, p) for kw, p, flag in found if flag}
+        hits, weak_signals = _weak_hits(cfg, hits, derived, _common_in_text(store, hits, snap.n_docs))
     sem_turn = None
     if cfg.semantic.enabled and snap.version:  # (no model of an index that is not there yet)
         from .turn import layers  # the semantic step; numpy only when its model must be rebuilt
@@ -580,7 +597,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
                          # counts two, and past its limit the model gets a preview instead of the context.
                          tiers.utf16_units if req.host == "claude" else len,
-                         lex_turn.sections if lex_turn is not None else None)
+                         lex_turn.sections if lex_turn is not None else None,
+                         lex_turn.relevance if lex_turn is not None else None)
         if advance:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
             shown = {e.path: (e.tier, len(e.text)) for e in plan.entries}

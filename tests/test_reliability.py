@@ -161,7 +161,7 @@ def test_hostile_docs_never_leak(tmp_path):
         os.mknod(docs / "dev.md", 0o600 | 0o020000, os.makedev(1, 3))  # a character device like /dev/null
     except (PermissionError, OSError):
         pass
-    (tmp_path / "config.yaml").write_text("docs: docs\nmax_doc_bytes: 1000000\n"
+    (tmp_path / "config.yaml").write_text("docs: docs\nmax_doc_bytes: 1000000\ntiers: {hot: {max_files: 10}}\n"
                                           "keywords: {passwords.md: [passwords], outside/passwords.md: [pw]}\n")
     warnings: list[str] = []
     prompt = "passwords pw outside/passwords.md ok spacey long big empty bad-utf8 huge pipe bin dev"
@@ -172,7 +172,8 @@ def test_hostile_docs_never_leak(tmp_path):
     shown = {e.path for e in result.plan.entries}
     assert {"ok.md", "with space é.md", "long.md", "big.md", "empty.md", "bad-utf8.md"} <= shown
     assert not shown & {"passwords.md", "outside/passwords.md", "pipe.md", "bin.md", "dev.md"}
-    assert result.plan.omitted == ("huge-line.md",)  # its one 300,000-character line fits no budget here
+    huge = next(e for e in result.plan.entries if e.path == "huge-line.md")  # its one 300,000-char line fits
+    assert huge.cut and "z" * 1000 not in huge.text and "cut to fit the budget" in huge.text  # no budget here
     assert len(result.text) <= 100_000
     assert "# Bad \ufffd\ufffd utf8" in result.text
     big = next(e for e in result.plan.entries if e.path == "big.md")

@@ -169,10 +169,10 @@ def is_weak(keyword: str, owners: int) -> bool:
     return owners >= WEAK_OWNERS or (len(words) == 1 and words[0] in _common_stems())
 
 
-def split_weak(hits: Mapping[str, list[str]], derived: Collection[tuple[str, str]] = ()
-               ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(strong hits, weak hits): a doc is a weak hit when every keyword that fired on it is weak or derived
-    ((keyword, path) pairs nobody chose)."""
+def split_weak(hits: Mapping[str, list[str]], derived: Collection[tuple[str, str]] = (),
+               common: Collection[str] = ()) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(strong hits, weak hits): a doc is a weak hit when every keyword that fired on it is weak, derived
+    ((keyword, path) pairs nobody chose) or common in the docs' text."""
     owners: dict[str, int] = {}
     for kws in hits.values():
         for kw in kws:
@@ -180,7 +180,7 @@ def split_weak(hits: Mapping[str, list[str]], derived: Collection[tuple[str, str
     strong_hits: dict[str, list[str]] = {}
     weak_hits: dict[str, list[str]] = {}
     for path, kws in hits.items():
-        weak = all(is_weak(kw, owners[kw]) or (kw, path) in derived for kw in kws)
+        weak = all(is_weak(kw, owners[kw]) or (kw, path) in derived or kw in common for kw in kws)
         (weak_hits if weak else strong_hits)[path] = kws
     return strong_hits, weak_hits
 

@@ -32,7 +32,7 @@ SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text
 LIMIT = 30  # docs kept per turn's ranking
 MAX_TERMS = 24  # the prompt's first content words that make the query: a turn's cost stays bounded
 HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent first
-MARGIN = 1.25  # the best doc is HOT only when it scores this many times the second
+MARGIN = 1.0  # the best doc is HOT only when it scores this many times the second
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
@@ -102,6 +102,7 @@ class LexicalTurn:
     signals: tuple[Signal, ...]
     memory: dict[str, list[Any]]  # this turn's and the previous ones' rankings and words, for the next turn
     sections: dict[str, dict[int, float]]  # path -> section number -> relevance to the conversation
+    relevance: dict[str, float]  # path -> the doc's rank in the conversation (this prompt's and the last ones')
 
 
 def combine(own: Mapping[Any, float], history: Sequence[Mapping[Any, float]]) -> dict[Any, float]:
@@ -181,7 +182,7 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
     for (path, n), score in combine(secs, sec_history).items():
         by_doc.setdefault(path, {})[n] = score
     return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words,
-                                        "sections": [secs, *sec_history][:keep]}, by_doc)
+                                        "sections": [secs, *sec_history][:keep]}, by_doc, combined)
 
 
 def section_query(prompt: str, memory: Mapping[str, Sequence[Any]] | None) -> str | None:

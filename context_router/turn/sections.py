@@ -97,22 +97,23 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     sections = split(body)
     opening = _opening(sections[0].text) if sections[0].text else header
     rest = sections[1:]
+    short = opening != sections[0].text.strip("\n")  # the opening is cut too: the closing line says so
     kept: set[int] = set()
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
         if 1 <= j <= len(rest):
             kept.add(j)
-            if len(_compose(opening, rest, kept, path)) > room:
+            if len(_compose(opening, rest, kept, path, short)) > room:
                 kept.discard(j)
     if not kept:  # nothing matched, or nothing that matched fits: the doc's first sections, in order
         for j in range(1, len(rest) + 1):
             kept.add(j)
-            if len(_compose(opening, rest, kept, path)) > room:
+            if len(_compose(opening, rest, kept, path, short)) > room:
                 kept.discard(j)
                 break
-    text = _compose(opening, rest, kept, path)
+    text = _compose(opening, rest, kept, path, short)
     if len(text) <= room:
         return text
-    text = _compose(_opening(header), rest, set(), path)
+    text = _compose(_opening(header), rest, set(), path, True)
     return text if len(text) <= room else None
 
 
@@ -140,19 +141,20 @@ def _opening(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str) -> str:
+def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False) -> str:
+    """short: the opening itself is cut."""
     parts = [opening]
-    skipped: list[str] = []
+    skipped: list[str] = ["the rest of the opening"] if short else []
     for j, section in enumerate(rest, start=1):
         if j in kept:
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
                 parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
             else:
                 parts.append(section.text)
-        elif section.title and (not skipped or skipped[-1] != section.title):
+        elif not skipped or skipped[-1] != section.title:
             skipped.append(section.title)
-    if len(kept) < len(rest):
-        total = len({(s.title, s.level, n) for n, s in enumerate(rest) if s.part == 0})
+    if short or len(kept) < len(rest):
+        total = short + sum(1 for s in rest if s.part == 0)
         parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 

@@ -85,12 +85,15 @@ class DocView:
     cut: Callable[[int], str | None] | None = None  # the body cut to at most this many chars (sections.cut)
 
 
-def rank(scores: Mapping[str, FileScore], hit: frozenset[str], mass: Mapping[str, float] | None = None
-         ) -> list[tuple[str, FileScore]]:
-    """Score, hit this turn, keyword hits, mass (semantic layer; heavier first), most recent hit, path."""
+def rank(scores: Mapping[str, FileScore], hit: frozenset[str], mass: Mapping[str, float] | None = None,
+         relevance: Mapping[str, float] | None = None) -> list[tuple[str, FileScore]]:
+    """Score, hit this turn, keyword hits, relevance to the conversation (the text's rank), mass (semantic
+    layer; heavier first), most recent hit, path."""
     weight = mass or {}
+    rel = relevance or {}
     return sorted(scores.items(), key=lambda kv: (-kv[1].score, kv[0] not in hit, -kv[1].hits,
-                                                 -weight.get(kv[0], 0.0), -kv[1].last_hit_turn, kv[0]))
+                                                 -rel.get(kv[0], 0.0), -weight.get(kv[0], 0.0),
+                                                 -kv[1].last_hit_turn, kv[0]))
 
 
 def candidates(ranked: Sequence[tuple[str, FileScore]], caps: Caps) -> list[Candidate]:
@@ -123,17 +126,20 @@ def utf16_units(text: str) -> int:
 
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
-        capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len) -> Plan:
+        capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
+        relevance: Mapping[str, float] | None = None) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units for a host that counts UTF-16). capped: (path, reason) of the docs that qualified but the
-    caps left out; they are named with the ones the budget leaves out."""
+    caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
+    the conversation; the HOT docs share the budget in that order (else in rank order)."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
     widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes))
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
-    n_hot = 0
+    rooms = _rooms(cands, views, layout, measure, relevance or {},
+                   remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget))
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
@@ -147,12 +153,11 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
                 continue
             text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
             later = cands[i + 1:]
-            room = _share(n_hot, sum(1 for c in later if c.tier == HOT),
-                          remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget))
+            room = min(rooms.get(cand.path, 0),
+                       remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget))
             if measure(text) > room:
                 text = _cut(layout, len(entries) + 1, cand, view, room, measure)
                 tier, was_cut = (HOT, True) if text is not None else (WARM, False)
-            n_hot += tier == HOT
         if text is None:
             text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
             if measure(text) + sep > remaining:
@@ -180,11 +185,22 @@ WARM_SHARE = 0.25  # of the budget kept for WARM headers while HOT docs are plac
 HOT_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
 
 
-def _share(placed: int, after: int, pool: int) -> int:
-    """The room of the next HOT doc: its weight's share of `pool` among it and the `after` HOT docs after it;
-    what a doc shown whole leaves goes to the ones after it."""
-    weights = [HOT_WEIGHTS[min(k, len(HOT_WEIGHTS) - 1)] for k in range(placed, placed + after + 1)]
-    return int(pool * weights[0] / sum(weights))
+def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
+           measure: Callable[[str], int], relevance: Mapping[str, float], pool: int) -> dict[str, int]:
+    """The room of each HOT doc: in order of relevance (then rank), its weight's share of what the docs before
+    it left of `pool`; a doc smaller than its share is shown whole and leaves the rest to the ones after it."""
+    hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
+    order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
+    weights = [HOT_WEIGHTS[min(k, len(HOT_WEIGHTS) - 1)] for k in range(len(order))]
+    rooms: dict[str, int] = {}
+    left = max(0, pool)
+    for k, (i, cand) in enumerate(order):
+        room = int(left * weights[k] / sum(weights[k:]))
+        body = views[cand.path].body()
+        need = measure(layout.hot(i + 1, cand.path, cand.score, body)) if body is not None else 0
+        rooms[cand.path] = room
+        left -= min(room, need)
+    return rooms
 
 
 def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int]
