@@ -92,7 +92,8 @@ yaml_value = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
     max_leaves=6)
 config_st = st.dictionaries(
-    st.sampled_from(["budget_chars", "tiers", "decay", "coactivation", "auto_keywords", "keywords", "related",
+    st.sampled_from(["budget_chars", "tiers", "decay", "coactivation", "auto_keywords", "keywords", "derived_keywords",
+                     "related",
                      "pinned", "hosts", "max_doc_bytes", "rate_limit", "max_prompt_chars", "bogus"]),
     yaml_value, max_size=4)
 name_st = st.text(alphabet=st.sampled_from("ab é-_ 中.x"), min_size=1, max_size=8).map(lambda s: s.strip() or "x")

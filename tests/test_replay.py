@@ -86,3 +86,39 @@ def test_replay_bad_options(ctx, tmp_path):
         assert res.code == 2 and message in res.err
     res = ctx("replay", "missing.json")
     assert res.code == 2 and "error: file not found: missing.json" in res.err
+
+
+def test_replay_reports_answer_lines_this_turn_and_in_the_conversation(ctx, tmp_path):
+    convs = [{"id": "one", "turns": [
+        {"prompt": "alpha", "gold": ["a.md"], "answers": ["Alpha text."]},  # a HOT
+        {"prompt": "beta", "gold": ["a.md"], "answers": ["Alpha text."]},  # a WARM: its header holds the line
+        {"prompt": "gamma", "gold": ["b.md"], "answers": ["Beta text."]},  # b WARM since turn 2: likewise
+        {"prompt": "nothing at all", "gold": ["c.md"]},  # no answer lines: not counted
+    ]}]
+    path = setup(tmp_path, convs)
+    data = json.loads(ctx("replay", str(path), "--json").out)
+    turns = data["turns"]
+    assert [t.get("answer") for t in turns] == [True, True, True, None]
+    assert all(t.get("answer_in_context") for t in turns[:3]) and "answer" not in turns[3]
+    assert data["total"]["answered"] == 3 and data["total"]["answer"] == 1.0
+    text = ctx("replay", str(path), "--turns").out
+    assert "answer" in text and "in ctx" in text
+
+
+def test_an_answer_sent_earlier_counts_in_context_only(ctx, tmp_path):
+    convs = [{"id": "one", "turns": [
+        {"prompt": "alpha", "gold": ["a.md"], "answers": ["Alpha text."]},
+        {"prompt": "beta", "gold": ["b.md"], "answers": ["Beta text."]},
+        {"prompt": "gamma", "gold": ["c.md"], "answers": ["Alpha text."]},  # a.md at 0.49: WARM, still shown
+        {"prompt": "nothing", "gold": ["c.md"], "answers": ["Alpha text."]},
+        {"prompt": "nothing again", "gold": ["c.md"], "answers": ["Alpha text."]},  # a.md COLD: sent at turn 1
+    ]}]
+    path = setup(tmp_path, convs)
+    turns = json.loads(ctx("replay", str(path), "--json").out)["turns"]
+    assert turns[4]["answer"] is False and turns[4]["answer_in_context"] is True
+
+
+def test_replay_rejects_bad_answer_lines(ctx, tmp_path):
+    path = setup(tmp_path, [{"id": "x", "turns": [{"prompt": "alpha", "gold": ["a.md"], "answers": "Alpha"}]}])
+    res = ctx("replay", str(path))
+    assert res.code == 2 and "'answers' must be a list of non-empty lines" in res.err

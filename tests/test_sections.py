@@ -1,0 +1,146 @@
+"""Sections as the unit of evidence and of output: the part of a big page that answers the turn reaches the
+model; keywords nobody chose and hub pages do not win a turn on their own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_router.turn import sections
+
+from .conftest import write_docs
+
+FILLER = ("This paragraph describes general behaviour of the product in some detail so that the section has "
+          "a realistic length and many ordinary words about settings and options and defaults. ")
+
+
+def big_reference(n: int = 30) -> str:
+    """A 40,000-char reference page: many sections, one of which holds the answer deep inside."""
+    parts = ["# Server reference", "", "The server's every directive.", ""]
+    for i in range(n):
+        parts += [f"## Directive number {i}", "", FILLER * 8, ""]
+        if i == 17:
+            parts += ["### Sticky sessions", "", FILLER * 4, "",
+                      "Sticky sessions use the cookie named lb_affinity, hashed with the shared secret.", "",
+                      FILLER * 4, ""]
+    return "\n".join(parts)
+
+
+def project(tmp_path: Path, docs: dict[str, str], config: str = "") -> None:
+    write_docs(tmp_path / "docs", docs)
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n" + config,
+                                          encoding="utf-8")
+
+
+def route(ctx, prompt: str, *args: str) -> dict:
+    res = ctx("route", prompt, "--format", "json", *args)
+    assert res.code == 0, res.err
+    return json.loads(res.out)
+
+
+def test_the_answer_section_of_a_big_page_reaches_the_hook_budget(ctx, tmp_path):
+    project(tmp_path, {"reference.md": big_reference(), **OTHERS})
+    assert len(big_reference()) > 40_000
+    data = route(ctx, "how do sticky sessions pick the affinity cookie?", "--budget", "10000")
+    ref = next(f for f in data["files"] if f["path"] == "reference.md")
+    assert ref["tier"] == "HOT" and ref.get("cut") is True
+    assert "Sticky sessions use the cookie named lb_affinity" in data["context"]
+    assert "`ctx show reference.md SECTION`" in data["context"] and data["used_chars"] <= 10000
+
+
+OTHERS = {f"guide-{i}.md": f"# Guide {i}\n\n" + FILLER * 6 + "\n" for i in range(6)}
+
+
+def test_a_follow_up_asks_about_the_part_the_conversation_is_on(ctx, tmp_path):
+    project(tmp_path, {"reference.md": big_reference(), **OTHERS})
+    route(ctx, "sticky sessions affinity cookie", "--budget", "6000")
+    data = route(ctx, "and which secret hashes it?", "--budget", "6000")
+    assert "hashed with the shared secret" in data["context"]
+
+
+def test_the_section_index_follows_an_edit(ctx, tmp_path):
+    project(tmp_path, {"reference.md": big_reference(), **OTHERS})
+    route(ctx, "directive number", "--budget", "8000")
+    text = big_reference().replace("## Directive number 25", "## Directive number 25\n\nQuokka tuning lives here.")
+    (tmp_path / "docs" / "reference.md").write_text(text, encoding="utf-8")
+    data = route(ctx, "quokka tuning", "--budget", "8000")
+    assert "Quokka tuning lives here." in data["context"]
+
+
+def test_keywords_ctx_init_derived_are_evidence_not_a_verdict(ctx, tmp_path):
+    project(tmp_path, {"credentials.md": "# Credentials\n\n## Git\n\nStore tokens in the keychain.\n",
+                       "commits.md": "# Commits\n\nWrite commit messages in the imperative mood, then push.\n",
+                       **{f"n{i}.md": f"# Note {i}\n\nnothing here\n" for i in range(4)}})
+    (tmp_path / "config.yaml").unlink()
+    assert ctx("init", "docs").code == 0
+    config = (tmp_path / "config.yaml").read_text()
+    assert "derived_keywords:" in config and "- git" in config
+    data = route(ctx, "how should I word the message when I commit it to git?")
+    tiers = {f["path"]: f["tier"] for f in data["files"]}
+    assert tiers.get("credentials.md") != "HOT"  # "git" is a heading ctx init derived: evidence only
+    assert tiers.get("commits.md") == "HOT"
+    cred = next(f for f in data["files"] if f["path"] == "credentials.md")
+    assert any(r.startswith("weak-keyword:git") for r in cred["reasons"])
+
+
+def test_a_curated_keyword_is_still_a_verdict(ctx, tmp_path):
+    project(tmp_path, {"credentials.md": "# Credentials\n\nStore tokens in the keychain.\n",
+                       "commits.md": "# Commits\n\nWrite commit messages in the imperative mood.\n"},
+            "keywords: {credentials.md: [git]}\n")
+    data = route(ctx, "how should I word the message when I commit it to git?")
+    assert {f["path"]: f["tier"] for f in data["files"]}["credentials.md"] == "HOT"
+
+
+def test_a_one_word_name_common_in_a_big_folder_is_weak(ctx, tmp_path):
+    docs = {f"page-{i}.md": f"# Page {i}\n\nRun the install step before page {i} works.\n" for i in range(40)}
+    docs["install.md"] = "# Install\n\nDownload the binary.\n"
+    docs["caching.md"] = "# Caching\n\nThe install cache lives in the home folder; clear it with purge.\n"
+    project(tmp_path, docs)
+    data = route(ctx, "where does the install cache live?")
+    tiers = {f["path"]: f["tier"] for f in data["files"]}
+    assert tiers.get("install.md") != "HOT" and tiers.get("caching.md") == "HOT"
+
+
+def test_a_hub_page_is_not_hot_on_breadth(ctx, tmp_path):
+    pages = {f"topic-{i}.md": f"# Topic {i}\n\n" + FILLER + f"\nThe zebra{i} knob sets the rate.\n"
+             for i in range(8)}
+    hub = "# Index\n\n" + "\n".join(f"- [Topic {i}](topic-{i}.md): zebra{i} knob rate" for i in range(8)) + "\n"
+    project(tmp_path, {**pages, "index.md": hub})
+    data = route(ctx, "what does the zebra3 knob set, the rate?")
+    tiers = {f["path"]: f["tier"] for f in data["files"]}
+    assert tiers.get("index.md") != "HOT" and tiers.get("topic-3.md") == "HOT"
+    assert sections.is_hub("index.md", hub) and not sections.is_hub("topic-3.md", pages["topic-3.md"])
+
+
+def test_changelogs_are_hubs():
+    assert sections.is_hub("CHANGELOG.md", "# Changes\n\nFixed a bug.\n")
+
+
+def test_a_long_section_is_cut_into_parts_that_keep_the_text():
+    body = big_reference(3)
+    parts = sections.split(body)
+    assert all(len(p.text) <= sections.PART_CHARS + len(FILLER * 8) for p in parts)
+    assert "\n\n".join(p.text for p in parts).replace("\n", "") == body.strip("\n").replace("\n", "")
+    assert sections.find(body, "Directive number 1") is not None
+    assert sections.titles(body) == [f"Directive number {i}" for i in range(3)]
+
+
+section_body = st.lists(st.tuples(st.sampled_from(["", "## A", "### B", "## C c"]),
+                                  st.text(alphabet="xyz \n`~", max_size=900)), max_size=12).map(
+    lambda items: "# T\n" + "\n".join(f"{h}\n{t}" for h, t in items))
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=section_body, room=st.integers(0, 6000),
+       relevance=st.dictionaries(st.integers(0, 40), st.floats(0, 10), max_size=8))
+def test_a_cut_fits_its_room_and_quotes_the_doc(body, room, relevance):
+    out = sections.cut(body, room, relevance, "p.md", "# T")
+    if out is None:
+        return
+    assert len(out) <= room
+    for block in out.split("\n\n"):
+        if not block.startswith("... [HOT: cut") and "(part)\n" not in block:
+            assert block.strip("\n") in body or block in sections._opening(body)
