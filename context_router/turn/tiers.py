@@ -179,10 +179,10 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: i
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
-WARM_SHARE = 0.25  # of the budget kept for WARM headers while HOT docs are placed
+WARM_SHARE = 0.15  # of the budget kept for WARM headers while HOT docs are placed
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
-HOT_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
+HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
 
 
 def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
