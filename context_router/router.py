@@ -362,6 +362,7 @@ class TurnRequest:
     trust_index: bool | None = None  # None: trust it while a `ctx watch` is running
     rate_limited: bool = True  # host turns are rate limited unless replayed on purpose
     contained: bool = False  # a found (not chosen) config may name docs only inside its own folder
+    memory: bool | None = None  # send only what the conversation lacks (None: as the host keeps its history)
 
 
 @record
@@ -372,6 +373,21 @@ class TurnResult:
     causes: dict[str, tuple[str, ...]]
     text: str  # what to print: the markdown or xml context, or the json object
     notices: tuple[str, ...] = ()  # one-line messages for stderr
+
+
+KEEPS_HISTORY = frozenset({"claude", "gemini", "codex"})  # hosts whose conversation keeps the hook's output
+
+
+def remembers(cfg: Config, req: TurnRequest) -> bool:
+    """Whether this turn sends only what the conversation lacks: a host that keeps the hook's output in its
+    conversation does (until it compacts or clears it); a prompt piped into a fresh one does not."""
+    return req.memory if req.memory is not None else req.host in KEEPS_HISTORY
+
+
+def forget_sent(ws: Workspace, session: str) -> int:
+    """The host compacted or cleared the conversation: it holds nothing ctx sent it any more."""
+    with ws.store.transaction():
+        return ws.store.forget_sent(ws.store.resolve_session(session))
 
 
 def pin_floors(ws: Workspace, snap: IndexView, now: float) -> tuple[dict[str, float], tuple[str, ...]]:
@@ -448,7 +464,8 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
 
 
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
-           ranked_sections: Mapping[str, Mapping[int, float]]) -> dict[str, tiers.DocView]:
+           ranked_sections: Mapping[str, Mapping[int, float]],
+           known: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
     neither), and a doc that is gone or unreadable since it was indexed is not shown."""
     cfg = ws.config
@@ -467,15 +484,17 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
         def body(whole: str = whole) -> str:
             return whole
 
-        def cut(room: int, doc: index.Doc = doc, whole: str = whole, header: str = header) -> str | None:
+        def cut(room: int, sent: Mapping[int, int], doc: index.Doc = doc, whole: str = whole,
+                header: str = header) -> sections.Cut | None:
             # The sections the turn's search ranked among all docs' sections; else the doc's own, ranked alone.
             relevance = ranked_sections.get(doc.path)
             if not relevance:
                 parts = sections.split(whole)
                 relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
-            return sections.cut(whole, room, relevance, doc.path, header)
+            return sections.cut(whole, room, relevance, doc.path, header, sent)
 
-        views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut)
+        views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
+                                    known.get(path, {}) if known is not None else None)
     return views
 
 
@@ -484,7 +503,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
               notes: tuple[str, ...] = (), section_query: str | None = None,
               measure: Callable[[str], int] = len,
               ranked_sections: Mapping[str, Mapping[int, float]] | None = None,
-              relevance: Mapping[str, float] | None = None) -> tiers.Plan:
+              relevance: Mapping[str, float] | None = None, session: str | None = None) -> tiers.Plan:
+    """The tier plan of a turn; session: whose conversation holds what ctx sent it (None: send everything)."""
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -501,7 +521,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     paths = [c.path for c in cands]
     kws = ws.store.keywords_of(paths)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}), layout, budget, turn,
+    known = ws.store.sent_units(session, paths) if session is not None else None
+    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known), layout, budget, turn,
                      snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v})
 
@@ -598,12 +619,18 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          # counts two, and past its limit the model gets a preview instead of the context.
                          tiers.utf16_units if req.host == "claude" else len,
                          lex_turn.sections if lex_turn is not None else None,
-                         lex_turn.relevance if lex_turn is not None else None)
+                         lex_turn.relevance if lex_turn is not None else None,
+                         name if remembers(cfg, req) else None)
+        for e in plan.entries:
+            if e.repeat:  # `ctx explain` says why the doc was named rather than sent
+                upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")
         if advance:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
             shown = {e.path: (e.tier, len(e.text)) for e in plan.entries}
             shown.update((p, (r, 0)) for p, r in zip(plan.omitted, plan.reasons, strict=True))
             store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now, (len(plan.output), shown))
+            if remembers(cfg, req):
+                store.remember_sent(name, turn, ((e.path, u) for e in plan.entries for u in e.units))
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)

@@ -36,9 +36,11 @@ def test_replay_figures_are_known(ctx, tmp_path):
     assert turns[2]["gold_chars"] == 0 and [s["path"] for s in turns[2]["shown"]] == ["b.md", "a.md"]
     shown = sum(t["shown_chars"] for t in turns)
     gold = sum(t["gold_chars"] for t in turns)
+    chars = sum(t["chars"] for t in turns)
     assert data["total"] == {"turns": 3, "full": round(1 / 3, 4), "seen": round(2 / 3, 4),
-                             "noise": round((shown - gold) / shown, 4),
-                             "chars": round(sum(t["chars"] for t in turns) / 3, 1)}
+                             "noise": round((shown - gold) / shown, 4), "chars": round(chars / 3, 1),
+                             "conversation_chars": chars, "repeat": round(sum(t["repeated"] for t in turns) / chars, 4)}
+    assert turns[0]["repeated"] == 0 and turns[1]["repeated"] > 0  # a.md's header again
     assert data["by_kind"]["keyword"]["turns"] == 2 and data["by_kind"]["followup"]["seen"] == 1.0
     text = ctx("replay", str(path), "--turns").out
     assert "keyword" in text and "followup" in text and "33%" in text

@@ -135,12 +135,17 @@ section_body = st.lists(st.tuples(st.sampled_from(["", "## A", "### B", "## C c"
 
 @settings(max_examples=150, deadline=None)
 @given(body=section_body, room=st.integers(0, 6000),
-       relevance=st.dictionaries(st.integers(0, 40), st.floats(0, 10), max_size=8))
-def test_a_cut_fits_its_room_and_quotes_the_doc(body, room, relevance):
-    out = sections.cut(body, room, relevance, "p.md", "# T")
-    if out is None:
+       relevance=st.dictionaries(st.integers(0, 40), st.floats(0, 10), max_size=8),
+       sent=st.dictionaries(st.integers(0, 40), st.integers(1, 9), max_size=6))
+def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, relevance, sent):
+    done = sections.cut(body, room, relevance, "p.md", "# T", sent)
+    if done is None:
         return
-    assert len(out) <= room
-    for block in out.split("\n\n"):
-        if not block.startswith("... [HOT: cut") and "(part)\n" not in block:
+    assert len(done.text) <= room
+    parts = sections.split(body)
+    assert not done.parts & set(sent)  # a part the conversation holds is never printed again
+    for j in done.parts:
+        assert parts[j].text in done.text or j == 0
+    for block in done.text.split("\n\n"):
+        if not block.startswith("... [") and "(part)\n" not in block:
             assert block.strip("\n") in body or block in sections._opening(body)

@@ -74,6 +74,9 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
           session: str | None = SessionOpt, dry_run: bool = typer.Option(
               False, "--dry-run", help="Show what this turn would print without changing state."),
           tokens: bool = typer.Option(False, "--tokens", help="Count the output's cl100k tokens exactly (stderr)."),
+          keep_history: bool = typer.Option(
+              False, "--keep-history",
+              help="The pipeline keeps this session's earlier output: send only what it lacks."),
           docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Run one turn: update the scores from PROMPT and print the HOT and WARM docs.
 
@@ -91,8 +94,8 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
             prompt = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("stdin is not UTF-8 text") from None
-    result = run_route(TurnRequest(prompt, session=_session(session), fmt=fmt, budget=budget, dry_run=dry_run),
-                       config, docs, warn=_warn)
+    result = run_route(TurnRequest(prompt, session=_session(session), fmt=fmt, budget=budget, dry_run=dry_run,
+                                   memory=keep_history), config, docs, warn=_warn)
     for notice in result.notices:
         _warn(notice)
     if tokens:

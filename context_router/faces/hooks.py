@@ -60,6 +60,29 @@ def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
             cwd if isinstance(cwd, str) and cwd else None)
 
 
+FORGET_SOURCES = ("compact", "clear")  # SessionStart sources after which the conversation holds nothing ctx sent
+
+
+def claude_forget_event(raw: bytes) -> tuple[bool, str | None, str | None] | None:
+    """For Claude Code's SessionStart and PostCompact events: (whether the conversation lost what ctx sent it,
+    session_id, cwd); None for any other payload (a prompt). A resumed or started conversation keeps what it
+    holds; a compacted or cleared one does not."""
+    if b"hook_event_name" not in raw:
+        return None
+    from .. import fastjson
+
+    try:
+        data = fastjson.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("hook_event_name") not in ("SessionStart", "PostCompact"):
+        return None
+    session, cwd = data.get("session_id"), data.get("cwd")
+    lost = data["hook_event_name"] == "PostCompact" or data.get("source") in FORGET_SOURCES
+    return (lost, _valid_text(session[:MAX_SESSION_CHARS]) if isinstance(session, str) and session else None,
+            cwd if isinstance(cwd, str) and cwd else None)
+
+
 def _valid_text(text: str) -> str:
     """JSON may carry lone surrogates (\\ud800), which cannot be stored or printed: replace them."""
     try:
@@ -117,6 +140,10 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
     try:
         opts = _options(args)
         raw = stdin.read()
+        event = claude_forget_event(raw) if host == "claude" else None
+        if event is not None:
+            _forget(event, opts, warn)
+            return 0  # SessionStart and PostCompact add nothing to the conversation
         if host == "claude":
             prompt, session_id, cwd = parse_claude_payload(raw)
         else:
@@ -148,6 +175,23 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
     except Exception as exc:  # the prompt must go through whatever happened
         warn(f"internal error: {type(exc).__name__}: {exc}")
     return 0
+
+
+def _forget(event: tuple[bool, str | None, str | None], opts: dict[str, str], warn: Any) -> None:
+    """The conversation was compacted or cleared: forget what this session was sent, so the next turn sends
+    what it needs again."""
+    lost, session_id, cwd = event
+    if not lost:
+        return
+    workdir = cwd or os.getcwd()
+    project = find_project(workdir, opts) if os.path.isdir(workdir) else None
+    if project is None:
+        return
+    from ..router import forget_sent, with_workspace
+
+    session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
+    folder, config, _ = project
+    with_workspace(lambda ws: forget_sent(ws, session), config, opts.get("docs"), folder, warn)
 
 
 # -- installer -----------------------------------------------------------------------------------------------
@@ -217,12 +261,16 @@ def _is_other_router(hook: Any) -> bool:
 
 
 def _prompt_groups(settings: dict[str, Any], path: str) -> list[Any]:
+    return _event_groups(settings, path, "UserPromptSubmit")
+
+
+def _event_groups(settings: dict[str, Any], path: str, event: str) -> list[Any]:
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InputError(f"{path}: 'hooks' is not a JSON object")
-    groups = hooks.setdefault("UserPromptSubmit", [])
+    groups = hooks.setdefault(event, [])
     if not isinstance(groups, list):
-        raise InputError(f"{path}: 'hooks.UserPromptSubmit' is not a list")
+        raise InputError(f"{path}: 'hooks.{event}' is not a list")
     return groups
 
 
@@ -267,6 +315,12 @@ def install_claude(path: str, command: str = HOOK_COMMAND, replace: bool = False
     if not ours:
         groups.append({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
         changed = True
+    # The same command hears when the conversation is compacted or cleared: what it was sent is gone.
+    starts = _event_groups(settings, path, "SessionStart")
+    if not any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in starts):
+        starts.append({"matcher": "compact|clear",
+                       "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
+        changed = True
     if changed:
         write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     return not ours, others
@@ -288,18 +342,24 @@ def uninstall_claude(path: str) -> bool:
     import json
 
     settings = _load_settings(path)
-    groups = settings.get("hooks", {}).get("UserPromptSubmit") if isinstance(settings.get("hooks"), dict) else None
-    if not isinstance(groups, list):
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
         return False
-    kept_groups, dropped = _drop_hooks(groups, _is_ours)
-    if not dropped:
+    removed = False
+    for event in ("UserPromptSubmit", "SessionStart"):
+        groups = hooks.get(event)
+        if not isinstance(groups, list):
+            continue
+        kept_groups, dropped = _drop_hooks(groups, _is_ours)
+        removed = removed or bool(dropped)
+        if kept_groups:
+            hooks[event] = kept_groups
+        else:
+            del hooks[event]
+    if not removed:
         return False
-    if kept_groups:
-        settings["hooks"]["UserPromptSubmit"] = kept_groups
-    else:
-        del settings["hooks"]["UserPromptSubmit"]
-        if not settings["hooks"]:
-            del settings["hooks"]
+    if not hooks:
+        del settings["hooks"]
     if settings:
         write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     else:

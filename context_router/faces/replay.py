@@ -51,6 +51,7 @@ class TurnOutcome:
     shown: tuple[tuple[str, str, int], ...]  # (path, tier, chars) in the order shown
     answer: bool | None = None  # an answer line is in this turn's output (None: the turn has no answer lines)
     answer_in_context: bool | None = None  # ... in this or an earlier turn's output of the conversation
+    repeated: int = 0  # chars of this turn's output in lines an earlier turn of the conversation already sent
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,13 @@ class Totals:
     answered: int = 0  # turns labelled with answer lines
     answer: float = 0.0  # share of those whose answer line was in the turn's output
     answer_in_context: float = 0.0  # ... in this or an earlier turn's output
+    conversation_chars: float = 0.0  # average chars a conversation
+    repeat: float = 0.0  # share of the chars printed in lines the conversation had already been sent
 
     def to_dict(self) -> dict[str, float]:
         out = {"turns": self.turns, "full": round(self.full, 4), "seen": round(self.seen, 4),
-               "noise": round(self.noise, 4), "chars": round(self.chars, 1)}
+               "noise": round(self.noise, 4), "chars": round(self.chars, 1),
+               "conversation_chars": round(self.conversation_chars, 1), "repeat": round(self.repeat, 4)}
         if self.answered:
             out.update(answered=self.answered, answer=round(self.answer, 4),
                        answer_in_context=round(self.answer_in_context, 4))
@@ -80,10 +84,13 @@ def totals(outcomes: list[TurnOutcome]) -> Totals:
     shown = sum(o.shown_chars for o in outcomes)
     labelled = [o for o in outcomes if o.answer is not None]
     k = len(labelled) or 1
+    chars = sum(o.chars for o in outcomes)
     return Totals(n, sum(o.full for o in outcomes) / n, sum(o.seen for o in outcomes) / n,
                   (shown - sum(o.gold_chars for o in outcomes)) / shown if shown else 0.0,
-                  sum(o.chars for o in outcomes) / n, len(labelled),
-                  sum(bool(o.answer) for o in labelled) / k, sum(bool(o.answer_in_context) for o in labelled) / k)
+                  chars / n, len(labelled),
+                  sum(bool(o.answer) for o in labelled) / k, sum(bool(o.answer_in_context) for o in labelled) / k,
+                  chars / len({o.conversation for o in outcomes}), sum(o.repeated for o in outcomes) / chars
+                  if chars else 0.0)
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class Report:
                 "turns": [{"conversation": o.conversation, "turn": o.turn, "kind": o.kind, "prompt": o.prompt,
                            "gold": list(o.gold), "full": round(o.full, 4), "seen": round(o.seen, 4),
                            "shown_chars": o.shown_chars, "gold_chars": o.gold_chars, "chars": o.chars,
+                           "repeated": o.repeated,
                            "shown": [{"path": p, "tier": t, "chars": c} for p, t, c in o.shown],
                            **({"answer": o.answer, "answer_in_context": o.answer_in_context}
                               if o.answer is not None else {})}
@@ -161,12 +169,16 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
     for n, conv in enumerate(conversations):
         session = f"replay-{os.getpid()}-{n}"
         sent: list[str] = []  # what the conversation was sent so far
+        lines: set[str] = set()  # ... its lines
         try:
             for j, turn in enumerate(conv.turns):
                 result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, host=host,
                                                   trust_index=True, rate_limited=False))
-                sent.append(result.plan.output)
-                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan, sent))
+                out = result.plan.output
+                repeated = sum(len(line) + 1 for line in out.splitlines() if len(line) >= REPEAT_MIN and line in lines)
+                lines.update(out.splitlines())
+                sent.append(out)
+                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan, sent, repeated))
         finally:
             with ws.store.transaction():
                 ws.store.reset(session)
@@ -178,7 +190,11 @@ def answered(answers: tuple[str, ...], text: str) -> bool:
     return any(a in text for a in answers)
 
 
-def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[str]) -> TurnOutcome:
+REPEAT_MIN = 8  # shorter lines (a code fence, a table rule) repeat in any text: they are not counted
+
+
+def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[str], repeated: int = 0
+             ) -> TurnOutcome:
     gold = set(turn.gold)
     full = {e.path for e in plan.entries if e.tier == HOT} & gold
     seen = {e.path for e in plan.entries} & gold
@@ -187,4 +203,4 @@ def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[
     return TurnOutcome(conv, number, turn.kind, turn.prompt, turn.gold, len(full) / len(gold),
                        len(seen) / len(gold), sum(len(e.text) for e in plan.entries if e.path in gold),
                        sum(len(e.text) for e in plan.entries), len(plan.output),
-                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries), answer, in_context)
+                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries), answer, in_context, repeated)

@@ -141,7 +141,9 @@ def replay_report(report: Any, per_turn: bool) -> str:
             lines.append(f"{o.conversation[:16]:<16} {o.turn:>2} {o.kind[:10]:<10} {o.full:>5.2f} {o.seen:>5.2f} "
                          f"{marks[o.answer]:>6} {o.chars:>6}  {shown}{mark}")
         lines.append("")
-    lines.append(f"budget {report.budget:,} chars")
+    t = report.total
+    lines.append(f"budget {report.budget:,} chars; {t.conversation_chars:,.0f} chars a conversation, "
+                 f"{t.repeat:.0%} of them in lines the conversation already had")
     lines.append(f"{'':<12} {'turns':>5} {'full':>6} {'seen':>6} {'answer':>7} {'in ctx':>7} {'noise':>6} "
                  f"{'chars':>7}")
     for name, t in (("all", report.total), *report.by_kind().items()):

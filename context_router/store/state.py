@@ -102,13 +102,16 @@ DELETE FROM meta WHERE key IN ('semantic', 'config', 'index')
 
 # Version 4: which keywords nobody chose (derived by `ctx init`): evidence, not a verdict; which docs are hubs
 # (pages that mostly link to other pages); and the text index of every doc's sections (one FTS5 row per `##` or
-# `###` section, its rowid in sec_docs with the doc and the section's number). The index is built anew.
+# `###` section, its rowid in sec_docs with the doc and the section's number); what each session's
+# conversation was sent (turn/memory.py), for hosts that keep it. The index is built anew.
 SCHEMA_V4 = """
 ALTER TABLE kw ADD COLUMN derived INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE docs ADD COLUMN hub INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS sec_docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, ord INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS sec_by_path ON sec_docs (path);
 CREATE VIRTUAL TABLE IF NOT EXISTS sec USING fts5(heading, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS sent (session TEXT NOT NULL, path TEXT NOT NULL, unit TEXT NOT NULL,
+                                 turn INTEGER NOT NULL, PRIMARY KEY (session, path, unit)) WITHOUT ROWID;
 DELETE FROM meta WHERE key IN ('config', 'index')
 """
 
@@ -468,13 +471,14 @@ class Store:
         finally:
             self.conn.execute("DELETE FROM temp.lex_sections")
 
-    def _select_in(self, sql: str, values: Iterable[Any]) -> list[Any]:
-        """Run `sql` (with one `IN ({})`) over the values in chunks that stay under SQLite's variable limit."""
+    def _select_in(self, sql: str, values: Iterable[Any], first: Sequence[Any] = ()) -> list[Any]:
+        """Run `sql` (with one `IN ({})`, after the parameters `first`) over the values in chunks that stay
+        under SQLite's variable limit."""
         wanted = list(values)
         rows: list[Any] = []
         for i in range(0, len(wanted), 500):
             chunk = wanted[i:i + 500]
-            rows += self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
+            rows += self.conn.execute(sql.format(",".join("?" * len(chunk))), [*first, *chunk]).fetchall()
         return rows
 
     # -- the listing: (mtime, size) of every file the index holds, indexed or skipped, from the docs table ------
@@ -724,7 +728,27 @@ class Store:
         self.conn.execute("DELETE FROM turns WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM history WHERE session = ?", (name,))
+        self.forget_sent(name)
         return existed
+
+    # -- what each conversation was sent ----------------------------------------------------------------------
+
+    def sent_units(self, name: str, paths: Iterable[str]) -> dict[str, dict[str, int]]:
+        """path -> {unit: the turn it was sent} of what the session's conversation holds, for these docs."""
+        out: dict[str, dict[str, int]] = {p: {} for p in paths}
+        for path, unit, turn in self._select_in("SELECT path, unit, turn FROM sent WHERE session = ? AND path IN ({})",
+                                                out, (name,)):
+            out[path][unit] = turn
+        return out
+
+    def remember_sent(self, name: str, turn: int, rows: Iterable[tuple[str, str]]) -> None:
+        """(path, unit) sent at this turn; a unit sent again keeps the turn it was first sent."""
+        self.conn.executemany("INSERT OR IGNORE INTO sent VALUES (?, ?, ?, ?)",
+                              ((name, p, u, turn) for p, u in rows))
+
+    def forget_sent(self, name: str) -> int:
+        """The conversation was compacted or cleared: it holds nothing ctx sent. How many units were forgotten."""
+        return self.conn.execute("DELETE FROM sent WHERE session = ?", (name,)).rowcount
 
     # -- pins -------------------------------------------------------------------------------------------------
 

@@ -62,6 +62,8 @@ class MarkdownLayout:
                 f"Total chars: {stats.used:,} / {stats.budget:,} (≈{estimate_tokens(stats.used):,} tokens)"]
         if stats.intent:
             rows.append(f"Intent: {stats.intent}")
+        if stats.repeated is not None:
+            rows.append(f"Already in the conversation: {stats.repeated} (named, not sent again)")
         width = max(cells(head), *(cells(r) + 2 for r in rows))
         lines = ["╔" + head + "═" * (width - cells(head)) + "╗"]
         lines += ["║ " + r + " " * (width - 2 - cells(r)) + " ║" for r in rows]
@@ -112,6 +114,8 @@ class XmlLayout:
 
     def box(self, stats: Stats) -> str:
         intent = f' intent="{stats.intent}"' if stats.intent else ""
+        if stats.repeated is not None:
+            intent += f' already_sent="{stats.repeated}"'
         notes = "".join(f"\n<note>{_attr(note)}</note>" for note in stats.notes)
         return (f'<attention_state turn="{stats.turn}" hot="{stats.hot}" warm="{stats.warm}" cold="{stats.cold}"'
                 f' chars="{stats.used}" budget="{stats.budget}"{intent}/>{notes}')
@@ -151,7 +155,8 @@ def to_json(plan: Plan, session: str, reasons: Mapping[str, Sequence[str]]) -> s
         "used_chars": len(plan.output),
         "tokens_estimate": estimate_tokens(len(plan.output)),
         "files": [{"path": e.path, "tier": e.tier, "score": round(e.score, 4), "chars": len(e.text),
-                   "reasons": list(reasons.get(e.path, ())), **({"cut": True} if e.cut else {})}
+                   "reasons": list(reasons.get(e.path, ())), **({"cut": True} if e.cut else {}),
+                   **({"in_conversation": e.repeat} if e.repeat else {})}
                   for e in plan.entries],
         "cold_count": plan.stats.cold,
         "omitted": list(plan.omitted),

@@ -90,31 +90,46 @@ def titles(body: str) -> list[str]:
     return [s.title for s in split(body) if s.title and s.part == 0]
 
 
-def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str) -> str | None:
+@record
+class Cut:
+    text: str
+    parts: frozenset[int]  # the part numbers printed in full (0: the opening)
+
+
+def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
+        sent: Mapping[int, int] | None = None) -> Cut | None:
     """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
     turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
-    line. None when not even the opening and the line fit."""
+    line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
+    not printed again, and a line says so. None when not even the opening and the lines fit."""
+    sent = sent or {}
     sections = split(body)
-    opening = _opening(sections[0].text) if sections[0].text else header
     rest = sections[1:]
-    short = opening != sections[0].text.strip("\n")  # the opening is cut too: the closing line says so
+    opening = "" if 0 in sent else _opening(sections[0].text) if sections[0].text else header
+    short = 0 not in sent and opening != sections[0].text.strip("\n")  # a cut opening: the last line says so
+    new = [j for j in range(1, len(rest) + 1) if j not in sent]
     kept: set[int] = set()
+
+    def compose(opening: str, kept: set[int], short: bool) -> str:
+        return _compose(opening, rest, kept, path, short, sent)
+
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
-        if 1 <= j <= len(rest):
+        if j in new:
             kept.add(j)
-            if len(_compose(opening, rest, kept, path, short)) > room:
+            if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
-    if not kept:  # nothing matched, or nothing that matched fits: the doc's first sections, in order
-        for j in range(1, len(rest) + 1):
+    if not kept:  # nothing matched, or nothing that matched fits: the doc's first new sections, in order
+        for j in new:
             kept.add(j)
-            if len(_compose(opening, rest, kept, path, short)) > room:
+            if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
                 break
-    text = _compose(opening, rest, kept, path, short)
+    text = compose(opening, kept, short)
     if len(text) <= room:
-        return text
-    text = _compose(_opening(header), rest, set(), path, True)
-    return text if len(text) <= room else None
+        return Cut(text, frozenset(kept | ({0} if opening and not short and sections[0].text else set())))
+    opening = "" if 0 in sent else _opening(header)
+    text = compose(opening, set(), True)
+    return Cut(text, frozenset()) if len(text) <= room else None
 
 
 def _opening(text: str) -> str:
@@ -141,8 +156,10 @@ def _opening(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False) -> str:
-    """short: the opening itself is cut."""
+def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False,
+             sent: Mapping[int, int] | None = None) -> str:
+    """short: the opening itself is cut. sent: the parts the conversation already holds (named, not printed)."""
+    sent = sent or {}
     parts = [opening]
     skipped: list[str] = ["the rest of the opening"] if short else []
     for j, section in enumerate(rest, start=1):
@@ -151,26 +168,35 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
                 parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
             else:
                 parts.append(section.text)
-        elif not skipped or skipped[-1] != section.title:
+        elif j not in sent and (not skipped or skipped[-1] != section.title):
             skipped.append(section.title)
-    if short or len(kept) < len(rest):
+    if sent:
+        names = list(dict.fromkeys(rest[j - 1].title or "the opening" if j else "the opening" for j in sorted(sent)
+                                   if j <= len(rest)))
+        turns = sorted(set(sent.values()))
+        when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
+        parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
+    if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = short + sum(1 for s in rest if s.part == 0)
         parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 
 
-def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
-    names: list[str] = []
+def _names_line(head: str, names: Sequence[str], tail: str) -> str:
+    shown: list[str] = []
     used = 0
-    for title in skipped:
+    for title in names:
         if used + len(title) > LEFT_OUT_NAMES:
-            names.append("...")
+            shown.append("...")
             break
-        names.append(title)
+        shown.append(title)
         used += len(title) + 2
-    return (f"... [HOT: cut to fit the budget; {len(skipped)} of {total} sections left out or in part: "
-            f"{', '.join(names)}. `ctx show {path}` prints the whole doc, `ctx show {path} SECTION` one "
-            "section] ...")
+    return head + ", ".join(shown) + tail
+
+
+def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
+    return _names_line(f"... [HOT: cut to fit the budget; {len(skipped)} of {total} sections left out or in part: ",
+                       skipped, f". `ctx show {path}` prints the whole doc, `ctx show {path} SECTION` one section] ...")
 
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",

@@ -9,6 +9,8 @@ output, box and closing line included, never exceeds the budget.
 from __future__ import annotations
 
 from ..records import record, replace
+from . import memory
+from .sections import split as split_sections
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from .attention import FileScore
+    from .sections import Cut
 
     class Layout(Protocol):
         def box(self, stats: Stats) -> str: ...
@@ -52,6 +55,8 @@ class Entry:
     score: float
     text: str  # the rendered block
     cut: bool = False  # a HOT doc cut to fit the budget
+    units: tuple[str, ...] = ()  # what of the doc this block sends (memory.unit keys)
+    repeat: int = 0  # the turn the conversation was sent this block, when it is named instead of sent again
 
 
 @record
@@ -64,6 +69,7 @@ class Stats:
     budget: int
     intent: str | None = None
     notes: tuple[str, ...] = ()  # one-line notices shown under the box (expired or suspended pins)
+    repeated: int | None = None  # docs named instead of sent again (None: the output has no memory)
 
 
 @record
@@ -82,7 +88,9 @@ class DocView:
     body: Callable[[], str | None]  # the whole file, read on demand (None: gone or unreadable)
     header: str
     truncated: bool
-    cut: Callable[[int], str | None] | None = None  # the body cut to at most this many chars (sections.cut)
+    # the body cut to at most this many chars, without the parts already sent (part -> turn) (sections.cut)
+    cut: Callable[[int, Mapping[int, int]], Cut | None] | None = None
+    known: Mapping[str, int] | None = None  # unit -> turn of what the conversation holds (None: no memory)
 
 
 def rank(scores: Mapping[str, FileScore], hit: frozenset[str], mass: Mapping[str, float] | None = None,
@@ -134,7 +142,9 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     the conversation; the HOT docs share the budget in that order (else in rank order)."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
-    widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes))
+    remembers = any(v.known is not None for v in views.values())
+    widest = layout.box(Stats(turn, n_docs, n_docs, n_docs, budget, budget, intent, notes,
+                              n_docs if remembers else None))
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
@@ -144,32 +154,68 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         view = views.get(cand.path)
         if view is None:
             continue
-        text = None
-        tier = cand.tier
-        was_cut = False
-        if tier == HOT:
+        index = len(entries) + 1
+        block = None
+        if cand.tier == HOT:
             body = view.body()
             if body is None:
                 continue
-            text = layout.hot(len(entries) + 1, cand.path, cand.score, body)
             later = cands[i + 1:]
             room = min(rooms.get(cand.path, 0),
                        remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget))
-            if measure(text) > room:
-                text = _cut(layout, len(entries) + 1, cand, view, room, measure)
-                tier, was_cut = (HOT, True) if text is not None else (WARM, False)
-        if text is None:
-            text = layout.warm(len(entries) + 1, cand.path, cand.score, view.header, view.truncated)
-            if measure(text) + sep > remaining:
+            block = _hot(layout, index, cand, view, body, room, measure)
+        if block is None:
+            block = _warm(layout, index, cand, view)
+            if measure(block.text) + sep > remaining:
                 omitted.append(cand.path)
                 continue
-        entries.append(Entry(cand.path, tier, cand.score, text, was_cut))
-        remaining -= measure(text) + sep
+        entries.append(block)
+        remaining -= measure(block.text) + sep
 
     reasons = ["budget"] * len(omitted) + [r for _, r in capped]
     omitted += [p for p, _ in capped]
     closing = _closing(layout, omitted, reasons, remaining - sep, measure) if omitted and entries else None
-    return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure)
+    return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure,
+                    remembers)
+
+
+def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, room: int,
+         measure: Callable[[str], int]) -> Entry | None:
+    """The HOT block: the whole doc when it fits its room, else cut; with a memory, only what the conversation
+    lacks (a doc it holds unchanged is named in one line). None: not even a cut fits (shown as WARM)."""
+    whole = memory.unit(memory.WHOLE, body)
+    known = view.known
+    parts = [memory.unit(memory.PART, s.text) for s in split_sections(body)] if known is not None else []
+    if known is not None and whole in known:
+        return Entry(cand.path, HOT, cand.score, layout.hot(index, cand.path, cand.score,
+                                                             memory.already(known[whole], "the whole doc is")),
+                     repeat=known[whole])
+    sent = {j: known[h] for j, h in enumerate(parts) if known is not None and h in known}
+    text = layout.hot(index, cand.path, cand.score, body)
+    if not sent and measure(text) <= room:
+        return Entry(cand.path, HOT, cand.score, text,
+                     units=(whole, *parts, memory.unit(memory.HEADER, view.header)) if known is not None else ())
+    changed = [t for k, t in (known or {}).items() if k.startswith(memory.WHOLE)]
+    note = f"... [changed on disk since it was sent at turn {max(changed)}] ...\n" if changed else ""
+    done = _cut(layout, index, cand, view, room - measure(note), measure, sent, note)
+    if done is None:
+        return None
+    text, kept = done
+    return Entry(cand.path, HOT, cand.score, text, True, tuple(parts[j] for j in sorted(kept) if j < len(parts)))
+
+
+def _warm(layout: Layout, index: int, cand: Candidate, view: DocView) -> Entry:
+    """The WARM block: the doc's header, or one line when the conversation holds it (or the whole doc)."""
+    if view.known is not None:
+        header = memory.unit(memory.HEADER, view.header)
+        body = view.body()
+        for key in (header, memory.unit(memory.WHOLE, body) if body is not None else ""):
+            if key in view.known:
+                return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
+                    view.known[key], "its header is"), False), repeat=view.known[key])
+        return Entry(cand.path, WARM, cand.score,
+                     layout.warm(index, cand.path, cand.score, view.header, view.truncated), units=(header,))
+    return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, view.header, view.truncated))
 
 
 def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: int) -> int:
@@ -203,20 +249,21 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
     return rooms
 
 
-def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int]
-         ) -> str | None:
-    """The HOT block with the doc cut to fit `room` (as `measure` counts), or None when it cannot be cut that
-    small. The cut counts characters: where the measure counts more, cut again with the difference off."""
+def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int],
+         sent: Mapping[int, int], note: str = "") -> tuple[str, frozenset[int]] | None:
+    """(the HOT block with the doc cut to fit `room` as `measure` counts, the parts it printed), or None when
+    it cannot be cut that small. The cut counts characters: where the measure counts more, cut again with the
+    difference off."""
     if view.cut is None:
         return None
     room -= measure(layout.hot(index, cand.path, cand.score, ""))
     for _ in range(3):
-        body = view.cut(room) if room > 0 else None
-        if body is None:
+        done = view.cut(room, sent) if room > 0 else None
+        if done is None:
             return None
-        over = measure(body) - room
+        over = measure(done.text) - room
         if over <= 0:
-            return layout.hot(index, cand.path, cand.score, body)
+            return layout.hot(index, cand.path, cand.score, note + done.text), done.parts
         room -= over
     return None
 
@@ -245,7 +292,7 @@ def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], roo
 
 def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: list[str], closing: str | None,
              turn: int, n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...],
-             measure: Callable[[str], int] = len) -> Plan:
+             measure: Callable[[str], int] = len, remembers: bool = False) -> Plan:
     if not entries and not notes:  # nothing to show and no note (an expired or suspended pin) to pass on
         return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
     n_hot = sum(1 for e in entries if e.tier == HOT)
@@ -255,7 +302,8 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: 
     used = 0
     # "Total chars" counts the box itself: settle it in a few passes (the digit count can only grow).
     for _ in range(4):
-        stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent, notes)
+        stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent, notes,
+                      sum(1 for e in entries if e.repeat) if remembers else None)
         output = layout.compose(layout.box(stats), blocks, closing)
         if measure(output) == used:
             break
@@ -265,5 +313,5 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: 
     if measure(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
         return _compose(layout, entries, [dropped, *omitted], ["budget", *reasons], None, turn, n_docs, budget,
-                        intent, notes, measure)
+                        intent, notes, measure, remembers)
     return Plan(tuple(entries), tuple(omitted), replace(stats, used=measure(output)), output, tuple(reasons))

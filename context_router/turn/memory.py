@@ -1,0 +1,23 @@
+"""What a conversation already holds: the units of a doc (its whole text, its parts, its header) by content.
+
+A host that keeps the hook's output in the conversation (Claude Code, Gemini CLI, Codex CLI) has every doc
+ctx sent it until the conversation is compacted or cleared. A unit is named by its kind and a hash of its
+text, so an edited doc is new content again while an untouched one is recognised whatever turn it comes back.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+WHOLE, PART, HEADER = "w", "p", "h"
+
+
+def unit(kind: str, text: str) -> str:
+    """The key of one unit of a doc. zlib's two checksums and the length make 64+ bits: collisions among the
+    few hundred units of one conversation are not a concern, and hashlib would cost the hook 2 ms to import."""
+    data = text.encode("utf-8", "surrogatepass")
+    return f"{kind}{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+
+
+def already(turn: int, what: str) -> str:
+    return f"... [{what} already in this conversation (sent at turn {turn}, unchanged)] ..."

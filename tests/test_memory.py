@@ -1,0 +1,132 @@
+"""Send the model what it lacks, once: a host that keeps the hook's output is not sent again what its
+conversation holds, until the conversation is compacted or cleared, and a doc edited on disk is sent again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_router.faces.hooks import install_claude, uninstall_claude
+from context_router.turn import memory
+from context_router.turn.render import MarkdownLayout
+from context_router.turn.tiers import HOT, WARM, Candidate, DocView, fit
+
+from .test_hooks import hook, payload
+
+KESTREL = "━━━ [🔥 HOT] systems/kestrel.md (score: 1.00) ━━━"
+
+
+def context(out: str) -> str:
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def start(cwd: Path, source: str, session: str = "s-1") -> bytes:
+    return json.dumps({"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": str(cwd),
+                       "hook_event_name": "SessionStart", "source": source}).encode()
+
+
+def test_a_doc_named_again_is_named_in_one_line_not_resent(sample):
+    first = context(hook("claude", payload("is kestrel up?", sample.parent))[1])
+    assert KESTREL in first and "## Topology" in first.split(KESTREL)[1]
+    second = context(hook("claude", payload("kestrel again: what about its power?", sample.parent))[1])
+    block = second.split(KESTREL)[1].split("━━━")[0]
+    assert "already in this conversation (sent at turn 1, unchanged)" in block and "## Topology" not in block
+    assert "Already in the conversation: 4 (named, not sent again)" in second.split("╝")[0]
+    assert len(second) < len(first)
+
+
+def test_compaction_and_clear_forget_what_was_sent_resume_keeps_it(sample):
+    hook("claude", payload("is kestrel up?", sample.parent))
+    assert hook("claude", start(sample.parent, "resume")) == (0, "", "")
+    assert "already in this conversation" in context(hook("claude", payload("kestrel?", sample.parent))[1])
+    for source in ("compact", "clear"):
+        assert hook("claude", start(sample.parent, source)) == (0, "", "")
+        again = context(hook("claude", payload("kestrel?", sample.parent))[1])
+        assert "## Topology" in again.split(KESTREL)[1] and "already in this conversation" not in \
+            again.split(KESTREL)[1].split("━━━")[0]
+    post = json.dumps({"session_id": "s-1", "cwd": str(sample.parent), "hook_event_name": "PostCompact"}).encode()
+    assert hook("claude", post) == (0, "", "")
+    assert "## Topology" in context(hook("claude", payload("kestrel?", sample.parent))[1]).split(KESTREL)[1]
+
+
+def test_another_session_gets_the_doc_in_full(sample):
+    hook("claude", payload("is kestrel up?", sample.parent, session="a"))
+    other = context(hook("claude", payload("is kestrel up?", sample.parent, session="b"))[1])
+    assert "## Topology" in other.split(KESTREL)[1]
+
+
+def test_a_doc_edited_on_disk_is_sent_again_with_what_changed(tmp_path):
+    parts = "\n\n".join(f"## Part {i}\n\nSteady text of part {i} about the turbine." for i in range(6))
+    (tmp_path / "docs").mkdir()
+    doc = tmp_path / "docs" / "turbine.md"
+    doc.write_text(f"# Turbine\n\nThe turbine.\n\n{parts}\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n"
+                                          "keywords: {turbine.md: [turbine]}\n", encoding="utf-8")
+    hook("claude", payload("turbine", tmp_path))
+    doc.write_text(f"# Turbine\n\nThe turbine.\n\n{parts.replace('part 3 about', 'part 3, now with wobble, about')}\n",
+                   encoding="utf-8")
+    again = context(hook("claude", payload("turbine", tmp_path))[1])
+    assert "changed on disk since it was sent at turn 1" in again
+    assert "Steady text of part 3, now with wobble" in again
+    assert "Steady text of part 1 about" not in again  # unchanged parts are not sent again
+    assert "already in this conversation (turn 1)" in again
+
+
+def test_ctx_route_prints_everything_every_time_unless_asked(ctx, sample):
+    first = ctx("route", "kestrel", "--config", str(sample)).out
+    assert first.count("## Topology") >= 1
+    assert "## Topology" in ctx("route", "kestrel", "--config", str(sample)).out.split(KESTREL)[1]
+    ctx("route", "kestrel", "--config", str(sample), "--keep-history", "--session", "p")
+    kept = ctx("route", "kestrel", "--config", str(sample), "--keep-history", "--session", "p").out
+    assert "already in this conversation" in kept.split(KESTREL)[1].split("━━━")[0]
+    data = json.loads(ctx("route", "kestrel", "--config", str(sample), "--keep-history", "--session", "p",
+                          "--format", "json").out)
+    entry = next(f for f in data["files"] if f["path"] == "systems/kestrel.md")
+    assert entry["in_conversation"] == 1 and "in-conversation:1" in entry["reasons"]
+    explained = ctx("explain", "systems/kestrel.md", "--config", str(sample), "--session", "p").out
+    assert "in-conversation:1" in explained
+
+
+def test_install_registers_session_start_once_and_uninstall_removes_both(tmp_path):
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+        {"type": "command", "command": "echo hi"}]}]}, "model": "x"}))
+    install_claude(str(path))
+    once = path.read_text()
+    install_claude(str(path))
+    assert path.read_text() == once
+    data = json.loads(once)
+    starts = data["hooks"]["SessionStart"]
+    assert starts[0]["hooks"][0]["command"] == "echo hi"
+    assert starts[1] == {"matcher": "compact|clear", "hooks": [
+        {"type": "command", "command": "ctx hook claude", "timeout": 10}]}
+    assert uninstall_claude(str(path))
+    assert json.loads(path.read_text()) == {"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+        {"type": "command", "command": "echo hi"}]}]}, "model": "x"}
+
+
+LAYOUT = MarkdownLayout(lambda p: ())
+bodies = st.text(alphabet="ab \n#", max_size=3000).map(lambda t: "# D\n" + t)
+
+
+@settings(max_examples=100, deadline=None)
+@given(docs=st.lists(st.tuples(bodies, st.sampled_from([HOT, WARM]), st.booleans()), min_size=1, max_size=6),
+       budget=st.integers(0, 12000))
+def test_with_a_memory_the_budget_holds_and_nothing_sent_is_sent_again(docs, budget):
+    views: dict[str, DocView] = {}
+    cands = []
+    for i, (body, tier, seen) in enumerate(docs):
+        header = body[:200]
+        known = {memory.unit(memory.WHOLE, body): 2, memory.unit(memory.HEADER, header): 2} if seen else {}
+        views[f"d{i}.md"] = DocView(lambda body=body: body, header, True, None, known)
+        cands.append(Candidate(f"d{i}.md", 1.0 if tier == HOT else 0.5, tier))
+    plan = fit(cands, views, LAYOUT, budget, 3, len(docs))
+    assert len(plan.output) <= budget
+    for e in plan.entries:
+        if docs[int(e.path[1])][2]:
+            assert e.repeat == 2 and not e.units and "already in this conversation" in e.text
+    assert plan.stats.repeated == sum(1 for e in plan.entries if e.repeat) or not plan.entries
