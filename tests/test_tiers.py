@@ -50,7 +50,7 @@ def test_hot_that_does_not_fit_is_shown_warm_then_omitted():
     assert [(e.path, e.tier) for e in plan.entries] == [("d00.md", "HOT"), ("d01.md", "WARM")]
     even = fit(cands, vs, LAYOUT, 3400, 1, 2)  # it would fit, but not in its share beside the second HOT doc
     assert [(e.path, e.tier) for e in even.entries] == [("d00.md", "WARM"), ("d01.md", "WARM")]
-    tiny = fit(cands, vs, LAYOUT, 400, 1, 2)
+    tiny = fit(cands, vs, LAYOUT, 400, 1, 2, pack=False)
     assert [(e.path, e.tier) for e in tiny.entries] == [("d00.md", "WARM")]
     assert tiny.omitted == ("d01.md",) and len(tiny.output) <= 400
     assert tiny.output.rstrip().endswith("... [left out: d01.md (budget)] ...")
@@ -84,7 +84,7 @@ def test_mass_breaks_ties_and_the_lightest_leaves_first():
     assert [p for p, _ in rank(scores, frozenset(), mass)] == ["c.md", "b.md", "a.md"]  # score first, then mass
     cands = candidates(rank(scores, frozenset(), mass), CAPS)
     docs = {p: DocView(lambda: "x", "# " + p + "\n" + "h" * 300, True) for p in scores}
-    roomy = fit(cands, docs, LAYOUT, 25000, 1, 3)
+    roomy = fit(cands, docs, LAYOUT, 25000, 1, 3, pack=False)
     assert [e.path for e in roomy.entries] == ["c.md", "b.md", "a.md"]
-    short = fit(cands, docs, LAYOUT, len(roomy.output) - 100, 1, 3)
+    short = fit(cands, docs, LAYOUT, len(roomy.output) - 100, 1, 3, pack=False)
     assert [e.path for e in short.entries] == ["c.md", "b.md"] and short.omitted == ("a.md",)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 MAX_LEVEL = 3  # `##` and `###` open sections; deeper headings stay inside theirs
 LEFT_OUT_NAMES = 240  # chars of left-out section titles named in the closing line
 PART_CHARS = 1500  # a section longer than this is cut into parts of about this size
+PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
 OPENING_CHARS = 600  # of a cut doc's opening part: its title and what it is about, not its whole preamble
 
 
@@ -113,8 +114,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     def compose(opening: str, kept: set[int], short: bool) -> str:
         return _compose(opening, rest, kept, path, short, sent)
 
+    top = max((relevance[j] for j in new if j in relevance), default=0.0)
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
-        if j in new:
+        if j in new and relevance[j] >= PART_FLOOR * top:
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)

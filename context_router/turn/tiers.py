@@ -135,11 +135,13 @@ def utf16_units(text: str) -> int:
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
-        relevance: Mapping[str, float] | None = None) -> Plan:
+        relevance: Mapping[str, float] | None = None, pack: bool = True) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units for a host that counts UTF-16). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
-    the conversation; the HOT docs share the budget in that order (else in rank order)."""
+    the conversation; the HOT docs share the budget in that order (else in rank order). pack: HOT docs share
+    the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
+    what it needs of what is left, in rank order."""
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
     remembers = any(v.known is not None for v in views.values())
@@ -148,8 +150,10 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
+    warm_used = 0
     rooms = _rooms(cands, views, layout, measure, relevance or {},
-                   remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget))
+                   remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
+                   ) if pack else None
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
@@ -161,14 +165,18 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             if body is None:
                 continue
             later = cands[i + 1:]
-            room = min(rooms.get(cand.path, 0),
-                       remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget))
+            room = remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget)
+            if rooms is not None:
+                room = min(rooms.get(cand.path, 0), room)
             block = _hot(layout, index, cand, view, body, room, measure)
         if block is None:
             block = _warm(layout, index, cand, view)
-            if measure(block.text) + sep > remaining:
+            cost = measure(block.text) + sep
+            # Headers are what the model may ask for next, not the answer: they get their share, not the rest.
+            if cost > remaining or (pack and warm_used + cost > budget * WARM_SHARE):
                 omitted.append(cand.path)
                 continue
+            warm_used += cost
         entries.append(block)
         remaining -= measure(block.text) + sep
 
@@ -225,7 +233,7 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: i
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
-WARM_SHARE = 0.15  # of the budget kept for WARM headers while HOT docs are placed
+WARM_SHARE = 0.15  # of the budget for WARM headers: kept for them while HOT docs are placed, and their most
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
 HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
