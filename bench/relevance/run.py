@@ -90,6 +90,7 @@ def main() -> None:
     ap.add_argument("--turns", action="store_true", help="print every turn")
     ap.add_argument("--json", action="store_true", help="print the reports as JSON")
     ap.add_argument("--no-baseline", action="store_true", help="leave out the plain section retriever")
+    ap.add_argument("--no-memory", action="store_true", help="resend what the conversation holds (hosts that keep it)")
     args = ap.parse_args()
     overrides = [parse_set(s) for s in args.set]
     reports = {}
@@ -104,7 +105,7 @@ def main() -> None:
                       file=sys.stderr)
                 continue
             cfg = make_config(name, docs, how, folder, overrides)
-            extra = ["--hook", args.hook] if args.hook else []
+            extra = (["--hook", args.hook] if args.hook else []) + (["--no-memory"] if args.no_memory else [])
             reports[name] = json.loads(ctx("replay", os.path.join(HERE, convs), "--config", cfg, "--json", *extra,
                                            cwd=folder))
             if not args.no_baseline:

@@ -440,6 +440,9 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
            budget: int | None = typer.Option(None, "--budget", help="Character budget for every turn."),
            turns: bool = typer.Option(False, "--turns", help="A line per turn before the totals."),
            as_json: bool = typer.Option(False, "--json", help="JSON output."),
+           memory: bool | None = typer.Option(
+               None, "--memory/--no-memory",
+               help="Send only what the conversation lacks (default: as the host keeps its history)."),
            docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Replay labelled conversations in throwaway sessions: were the gold docs shown, in full, at what cost?
 
@@ -455,7 +458,7 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
     def run(ws: Any) -> Any:
         if hook is not None and hook not in ws.config.host_budgets:
             raise InputError(f"unknown host {hook!r} (known: {', '.join(sorted(ws.config.host_budgets))})")
-        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook), hook)
+        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook), hook, memory)
 
     report = _with_workspace(config, docs, run)
     if as_json:

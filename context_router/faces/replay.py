@@ -156,8 +156,10 @@ def load(path: str) -> list[Conversation]:
     return out
 
 
-def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str | None = None) -> Report:
-    """Replay every conversation in a throwaway session of its own; the sessions are forgotten after."""
+def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str | None = None,
+        memory: bool | None = None) -> Report:
+    """Replay every conversation in a throwaway session of its own; the sessions are forgotten after.
+    memory: send only what the conversation lacks (None: as the host keeps its history)."""
     with ws.store.transaction():
         refresh(ws)
         gold = {g for c in conversations for t in c.turns for g in t.gold}
@@ -173,7 +175,7 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
         try:
             for j, turn in enumerate(conv.turns):
                 result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, host=host,
-                                                  trust_index=True, rate_limited=False))
+                                                  trust_index=True, rate_limited=False, memory=memory))
                 out = result.plan.output
                 repeated = sum(len(line) + 1 for line in out.splitlines() if len(line) >= REPEAT_MIN and line in lines)
                 lines.update(out.splitlines())
