@@ -1,4 +1,5 @@
-"""Time whole-process `ctx hook claude` turns on generated corpora, next to `python -c pass` in the same run.
+"""Time whole-process `ctx hook claude` turns on generated corpora, next to `python -c pass` and the floor of
+any Python + SQLite hook (floor.py) in the same run.
 
     python bench/run.py                      # 13, 1,000 and 10,000 docs, 15 runs each
     python bench/run.py --sizes 1000 --runs 30
@@ -81,22 +82,28 @@ def summary(times: list[float]) -> dict[str, float]:
 
 
 def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) -> dict[str, object]:
+    """The hook's turns beside, interleaved, `python -c pass` and the floor of any Python + SQLite hook
+    (floor.py: parse the payload, open the state, one query, read one doc, print the JSON)."""
     hook, base = ctx_command() + ["hook", "claude"], [sys.executable, "-c", "pass"]
-    hook_times, base_times, rss = [], [], []
+    floor = [sys.executable, str(HERE / "floor.py")]
+    hook_times, base_times, floor_times, rss = [], [], [], []
     for turn in range(runs + 2):
         payload = json.dumps({"session_id": session, "prompt": prompt_for(n, turn), "cwd": str(corpus),
                               "hook_event_name": "UserPromptSubmit"}).encode()
         t_hook, kib, out = run_once(hook, payload, corpus, env)
         t_base, _, _ = run_once(base, b"", corpus, env)
+        t_floor, _, floor_out = run_once(floor, payload, corpus, env)
         if turn < 2:
             continue  # warm-up: the first turn builds the index, the second warms the OS caches
-        if b"additionalContext" not in out:
-            raise SystemExit(f"hook gave no context on turn {turn}: {out[:200]!r}")
+        if b"additionalContext" not in out or b"additionalContext" not in floor_out:
+            raise SystemExit(f"hook or floor gave no context on turn {turn}: {out[:200]!r} {floor_out[:200]!r}")
         hook_times.append(t_hook)
         base_times.append(t_base)
+        floor_times.append(t_floor)
         rss.append(kib)
-    h, b = summary(hook_times), summary(base_times)
-    return {"hook": h, "python": b, "ratio": h["median_ms"] / b["median_ms"], "peak_rss_mib": max(rss) / 1024}
+    h, b, f = summary(hook_times), summary(base_times), summary(floor_times)
+    return {"hook": h, "python": b, "floor": f, "ratio": h["median_ms"] / b["median_ms"],
+            "floor_ratio": h["median_ms"] / f["median_ms"], "peak_rss_mib": max(rss) / 1024}
 
 
 def hook_payload(corpus: Path, n: int, turn: int, session: str) -> bytes:
@@ -272,11 +279,12 @@ def main() -> None:
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
     print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook p50':>8}  {'p99':>7}  {'python -c pass':>14}  "
-          f"{'ratio':>5}  {'peak RSS':>8}")
+          f"{'ratio':>5}  {'floor p50':>9}  {'x floor':>7}  {'peak RSS':>8}")
     for r in results:
-        h, b = r["hook"], r["python"]
+        h, b, f = r["hook"], r["python"], r["floor"]
         print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>5.1f} ms  {h['p99_ms']:>7.1f}  "
-              f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+              f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {f['median_ms']:>6.1f} ms  "
+              f"{r['floor_ratio']:>6.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
     for title, on, off in (("semantic layer", "on", "off"), ("text evidence (lexical step)", "on", "nolex")):
         pairs = [(r, o) for r in results if r["semantic"] == on for o in results
                  if o["docs"] == r["docs"] and o["mode"] == r["mode"] and o["semantic"] == off]
