@@ -426,6 +426,19 @@ def coactivation_ceiling(cfg: Config) -> float:
     return cfg.hot.threshold - 0.01 if cfg.semantic.enabled else 1.0
 
 
+def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, held: frozenset[str]
+             ) -> lexical.LexicalTurn:
+    """The text evidence: ask the text index what the stage needs, hand it the answers."""
+    said = lexical.query_words(prompt)
+    query = lexical.query(said, store.lexical_doc_counts(said), n_docs)
+    docs = dict(store.lexical_search(query, lexical.FIELD_WEIGHTS, lexical.LIMIT)) if query else {}
+    secs = {(p, n): s for p, n, s in store.section_search(query, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)
+            } if query else {}
+    named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
+    return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
+                        cfg.hot.threshold, cfg.warm.threshold, held)
+
+
 COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little
 COMMON_DOC_SHARE = 0.1  # a one-word keyword in the text of more than this share of the docs names none of them
 
@@ -487,10 +500,10 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
         def cut(room: int, sent: Mapping[int, int], doc: index.Doc = doc, whole: str = whole,
                 header: str = header) -> sections.Cut | None:
             # The sections the turn's search ranked among all docs' sections; else the doc's own, ranked alone.
-            relevance = ranked_sections.get(doc.path)
-            if not relevance:
-                parts = sections.split(whole)
-                relevance = lexical.rank_sections(ws.store, section_query, [(s.title, s.text) for s in parts])
+            relevance = ranked_sections.get(doc.path) or {}
+            if not relevance and section_query:
+                parts = [(s.title, s.text) for s in sections.split(whole)]
+                relevance = dict(ws.store.lexical_sections(parts, section_query, lexical.SECTION_WEIGHTS))
             return sections.cut(whole, room, relevance, doc.path, header, sent)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
@@ -547,8 +560,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     lex_turn = None
     if cfg.semantic.enabled and cfg.semantic.lexical:
         held = frozenset(p for p, fs in session.scores.items() if fs.score >= cfg.hot.threshold)
-        lex_turn = lexical.step(store, prompt, session.semantic.get("lexical") or {}, cfg.hot.threshold,
-                                cfg.warm.threshold, snap.n_docs, held)
+        lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held)
         signals = (*signals, *lex_turn.signals)
     touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
     snap.settings.load(touched)

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-    from ..store.state import Store
 
 FIELD_WEIGHTS = (3.0, 4.0, 2.0, 1.0)  # path, title, headings, body
 SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text
@@ -85,12 +84,23 @@ def _with_parts(text: str) -> str:
     return text + ("\n" + "\n".join(sorted(extra)) if extra else "")
 
 
-def telling(store: Store, words: Sequence[str], n_docs: int) -> list[str]:
-    """The words that can rank docs: in some doc's text, and in at most half of them. FTS5's bm25 gives a word
-    in more than half of the docs no weight (its IDF is clamped to almost 0), but scoring it still reads its
-    whole posting list: at 10,000 docs "service" or "logs" would cost more than the rest of the turn."""
-    counts = store.lexical_doc_counts(list(words))
-    return [w for w in words if 0 < counts.get(w, 0) and counts[w] * 2 <= n_docs]
+def query_words(prompt: str) -> list[str]:
+    """The prompt's first content words: what the turn searches the text for (its cost stays bounded)."""
+    return content_words(prompt)[:MAX_TERMS]
+
+
+def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str | None:
+    """The FTS5 query of the words that can rank docs (counts: how many docs' text holds each): in some doc,
+    and in at most half of them. FTS5's bm25 gives a word in more than half of the docs no weight (its IDF is
+    clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs "service" or
+    "logs" would cost more than the rest of the turn."""
+    return _or([w for w in words if 0 < counts.get(w, 0) and counts[w] * 2 <= n_docs])
+
+
+def remembered(memory: Any) -> set[str]:
+    """The docs the last prompts' rankings name (the conversation's part of this turn's ranking)."""
+    rankings = memory.get("rankings", ()) if isinstance(memory, dict) else ()
+    return {p for ranking in rankings[:len(HISTORY_WEIGHTS)] if isinstance(ranking, dict) for p in ranking}
 
 
 def _or(words: Sequence[str]) -> str | None:
@@ -140,19 +150,17 @@ def _clear_best(scores: Mapping[str, float], hubs: frozenset[str] = frozenset())
     return ranked[0][0]
 
 
-def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: float, warm: float, n_docs: int,
+def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str, int], float],
+         hubs: frozenset[str], memory: Mapping[str, Sequence[Any]], hot: float, warm: float,
          held: frozenset[str] = frozenset()) -> LexicalTurn:
-    """This turn's signals from the text, and the rankings to remember. held: the docs HOT before this turn."""
-    said = content_words(prompt)[:MAX_TERMS]
-    query = _or(telling(store, said, n_docs))
-    docs = dict(store.lexical_search(query, FIELD_WEIGHTS, LIMIT)) if query else {}
-    secs = {(p, n): s for p, n, s in store.section_search(query, SECTION_WEIGHTS, SECTION_LIMIT)} if query else {}
+    """This turn's signals from the text, and the rankings to remember. said: the prompt's query words; docs:
+    the text index's best docs for them (path -> bm25); secs: its best sections ((path, part) -> bm25); hubs:
+    which of those docs and the remembered ones are hub pages; held: the docs HOT before this turn."""
     own = blend(docs, secs)
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
     history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]
     sec_history = [dict(m) for m in memory.get("sections", ())][:len(HISTORY_WEIGHTS)]
     combined = combine(own, history)
-    hubs = store.hubs(sorted(combined)) if combined else frozenset()
     signals: list[Signal] = []
     hot_paths = {p for p in (_clear_best(combined, hubs), _clear_best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
@@ -177,7 +185,7 @@ def step(store: Store, prompt: str, memory: Mapping[str, Sequence[Any]], hot: fl
             signals.append(Signal(path, FLOOR, warm + share * (ceiling - warm), f"lexical:{share:.2f}"))
             n += 1
     keep = len(HISTORY_WEIGHTS)
-    words = [said, *memory.get("words", ())][:keep]
+    words = [list(said), *memory.get("words", ())][:keep]
     by_doc: dict[str, dict[int, float]] = {}
     for (path, n), score in combine(secs, sec_history).items():
         by_doc.setdefault(path, {})[n] = score
@@ -193,10 +201,4 @@ def section_query(prompt: str, memory: Mapping[str, Sequence[Any]] | None) -> st
         words += [w for w in past if w not in words]
     return _or(words)
 
-
-def rank_sections(store: Store, query: str | None, sections: Sequence[tuple[str, str]]) -> dict[int, float]:
-    """Section number -> relevance to the turn's query (sections that do not match are absent)."""
-    if not query or not sections:
-        return {}
-    return dict(store.lexical_sections(list(sections), query, SECTION_WEIGHTS))
 
