@@ -12,8 +12,7 @@ import zlib
 from collections.abc import Mapping
 
 from .errors import ConfigError
-from .records import record
-from .store.index import doc_path
+from .records import doc_path, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -76,3 +76,20 @@ def replace(obj: T, **changes: Any) -> T:
     values = {name: getattr(obj, name) for name in obj.__record_fields__}  # type: ignore[attr-defined]
     values.update(changes)
     return type(obj)(**values)
+
+
+@record
+class FileScore:
+    """A doc's attention in a session: shared by the attention stage and the state that keeps it."""
+
+    score: float
+    last_hit_turn: int = 0
+    hits: int = 0  # keyword hits in the most recent hit turn
+
+
+def doc_path(path: str) -> str:
+    """A doc path as the index keys it: relative, forward slashes, no leading "./"."""
+    path = path.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path

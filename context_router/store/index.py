@@ -12,7 +12,7 @@ import stat
 import time
 
 from ..errors import DocsError
-from ..records import record
+from ..records import doc_path, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,14 +80,6 @@ class IgnoreAnswers:
 
     fingerprint: tuple[tuple[str, int, int], ...]  # (name, mtime_ns, size) of each ignore file
     answers: dict[str, bool]  # relative path ("dir/" for a folder) -> ignored
-
-
-def doc_path(path: str) -> str:
-    """A doc path as the index keys it: relative, forward slashes, no leading "./"."""
-    path = path.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
 
 
 def user_doc_path(root: str, path: str, cwd: str | None = None) -> str:

@@ -19,8 +19,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
     import sqlite3  # type: ignore[no-redef]
 
 from ..errors import InputError, StateError
-from ..records import record
-from ..turn.attention import FileScore
+from ..records import FileScore, record
 from .index import Doc
 
 TYPE_CHECKING = False

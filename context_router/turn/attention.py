@@ -6,7 +6,7 @@ Scores live in a plain dict: only files ever hit carry a score, so a turn touche
 
 from __future__ import annotations
 
-from ..records import record, replace
+from ..records import FileScore, record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,13 +14,6 @@ if TYPE_CHECKING:
 
 # Below this a score counts as zero and the file is dropped from the session: 0.70 ** 20.
 ZERO = 0.0008
-
-
-@record
-class FileScore:
-    score: float
-    last_hit_turn: int = 0
-    hits: int = 0  # keyword hits in the most recent hit turn
 
 
 @record
