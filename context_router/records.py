@@ -93,3 +93,14 @@ def doc_path(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+@record
+class DocText:
+    """What the text index and the semantic model keep of a doc's text (turn/text.py reads it)."""
+
+    terms: tuple[bytes, bytes]  # hashed term counts (semantic.pack_counts)
+    entropy: float  # normalised character entropy of the body
+    fields: tuple[str, str, str, str]  # the text index's fields: path, title, headings, body
+    sections: tuple[tuple[int, tuple[str, str]], ...]  # (part number, (heading path, text)) of each part
+    hub: bool  # a page that mostly links to other pages

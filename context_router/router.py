@@ -191,6 +191,16 @@ def vector_dims(cfg: Config) -> int | None:
     return cfg.semantic.dims if cfg.semantic.enabled else None
 
 
+def analyser(cfg: Config) -> index.Analyse | None:
+    """What the index keeps of each doc's text for the evidence stages: only while the semantic layer is on."""
+    dims = vector_dims(cfg)
+    if dims is None:
+        return None
+    from .turn import text
+
+    return lambda rel, title, body: text.analyse(rel, title, body, dims)
+
+
 def doc_keywords(cfg: Config, doc: index.Doc) -> tuple[str, ...]:
     return tuple(kw for kw, _ in sourced_keywords(cfg, doc))
 
@@ -251,7 +261,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         if files != cached:
             deadline = time.monotonic() + seconds if seconds is not None else None
             changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
-                                 vector_dims(cfg), deadline)
+                                 analyser(cfg), deadline)
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}

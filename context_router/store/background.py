@@ -21,11 +21,11 @@ from ..router import (
     PENDING_KEY,
     IndexView,
     Workspace,
+    analyser,
     apply_changes,
     cached_listing,
     reconfigured,
     refresh,
-    vector_dims,
 )
 from . import index
 
@@ -92,7 +92,7 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
     view = None
     for start in range(0, max(1, len(todo)), batch) if todo or removed or config_moved else ():
         part = index.diff(cfg.docs_root, {p: scan.files[p] for p in todo[start:start + batch]}, {},
-                          cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg))
+                          cfg.warm.lines, cfg.max_doc_bytes, analyser(cfg))
         first = start == 0
         if first:
             part = replace(part, removed=removed)

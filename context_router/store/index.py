@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
+    from ..records import DocText
+
 WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
 IGNORE_FILES = (".gitignore", ".ctxignore")
 MAX_IGNORE_BYTES = 1_000_000
@@ -29,6 +31,7 @@ SNIFF_BYTES = 8192
 
 if TYPE_CHECKING:
     Stat = tuple[int, int]  # (mtime_ns, size)
+    Analyse = Callable[[str, str, str], DocText]  # (path, title, body) -> what the evidence stages keep
 
 
 @record
@@ -44,7 +47,7 @@ class Doc:
     pinned: str | None = None
     decay: float | None = None
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
-    hub: bool = False  # a page that mostly links to other pages (sections.is_hub)
+    hub: bool = False  # a page that mostly links to other pages
     terms: tuple[bytes, bytes] | None = None  # hashed term counts for the semantic layer (semantic.pack_counts)
     entropy: float = 0.0  # normalised character entropy of the body (semantic.entropy)
     text: tuple[str, str, str, str] | None = None  # the text index's fields (lexical.fields); not stored here
@@ -432,7 +435,8 @@ def body_of(text: str) -> str:
 
 
 def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False,
-              vector_dims: int | None = None) -> Doc:
+              analyse: Analyse | None = None) -> Doc:
+    """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode)."""
     meta, body, warning = split_front_matter(text)
     warnings = [warning] if warning else []
     title = ""
@@ -451,36 +455,25 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
         if decay is not None:
             warnings.append(f"front matter decay must be a number in (0, 1], got {decay!r}")
         decay = None
-    terms = None
-    h = 0.0
-    lexical_fields = None
-    section_text: tuple[tuple[int, tuple[str, str]], ...] = ()
-    if vector_dims is not None:
-        from ..turn.lexical import fields, section_fields
-        from ..turn.semantic import entropy, hashed_counts, pack_counts
-
-        terms = pack_counts(hashed_counts(body, vector_dims))
-        h = entropy(body)
-        lexical_fields = fields(rel, title, body)
-        section_text = section_fields(title, body)
-    from ..turn.sections import is_hub
-
+    found = analyse(rel, title, body) if analyse is not None else None
     return Doc(path=rel, mtime_ns=st[0], size=st[1], title=title, header=header, truncated=truncated or oversize,
-               terms=terms, entropy=h, text=lexical_fields, sections=section_text, hub=is_hub(rel, body),
+               terms=found.terms if found else None, entropy=found.entropy if found else 0.0,
+               text=found.fields if found else None, sections=found.sections if found else (),
+               hub=found.hub if found else False,
                keywords=_str_list(meta.get("keywords")), related=tuple(map(doc_path, _str_list(meta.get("related")))),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
                warnings=tuple(warnings))
 
 
 def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,
-             vector_dims: int | None = None) -> Doc | None:
+             analyse: Analyse | None = None) -> Doc | None:
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
     oversize = st[1] > max_bytes
     # An oversized doc is indexed by its header only: read just enough bytes to find it.
     text = read_text(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
     if text is None:
         return None
-    return parse_doc(rel, st, text, warm_lines, oversize, vector_dims)
+    return parse_doc(rel, st, text, warm_lines, oversize, analyse)
 
 
 @record
@@ -493,7 +486,7 @@ class Changes:
 
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
-         max_bytes: int, vector_dims: int | None = None, deadline: float | None = None) -> Changes:
+         max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
@@ -511,7 +504,7 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
         if pending or (deadline is not None and changed and time.monotonic() > deadline):
             pending.append(rel)
             continue
-        doc = load_doc(root, rel, st, warm_lines, max_bytes, vector_dims)
+        doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse)
         if doc is None:
             skipped.append(rel)
             warnings.append(f"skipped {rel}: unreadable or binary")
