@@ -364,6 +364,25 @@ class TurnRequest:
     contained: bool = False  # a found (not chosen) config may name docs only inside its own folder
 
 
+def host_measure(host: str | None) -> Callable[[str], int]:
+    """How a host counts a hook's text against its limit: past it the model gets a preview instead of the
+    context. Claude Code counts UTF-16 units (JavaScript's length: an emoji counts two), Codex CLI bytes (its
+    2,500-token limit is estimated as UTF-8 bytes / 4); the others characters."""
+    if host == "claude":
+        return tiers.utf16_units
+    if host == "codex":
+        return tiers.utf8_bytes
+    return len
+
+
+def forget_session(session: str, config_option: str | None = None, docs_option: str | None = None,
+                   cwd: str | None = None) -> None:
+    """The host's conversation no longer holds what ctx sent it in this session (it was compacted or
+    cleared: Gemini CLI's SessionStart `clear` and PreCompress, Codex CLI's SessionStart `clear` and
+    `compact`): the place where the session's memory of what it sent is reset, so the next turn sends it
+    again. Scores are kept: the topic is still the topic. Nothing is remembered yet, so nothing is reset."""
+
+
 @record
 class TurnResult:
     plan: tiers.Plan
@@ -594,9 +613,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
                          lexical.section_query(prompt, session.semantic.get("lexical")),
-                         # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
-                         # counts two, and past its limit the model gets a preview instead of the context.
-                         tiers.utf16_units if req.host == "claude" else len,
+                         host_measure(req.host),
                          lex_turn.sections if lex_turn is not None else None,
                          lex_turn.relevance if lex_turn is not None else None)
         if advance:
