@@ -12,7 +12,7 @@ from ..errors import CtxError
 from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
 from ..store import index
 from ..store.state import watch_alive
-from . import hooks
+from . import install
 
 TEST_PROMPT = "what does this project do?"
 
@@ -88,9 +88,10 @@ def _hook_checks(cwd: str) -> list[Check]:
     out: list[Check] = []
     installed = []
     for where, global_ in (("project", False), ("user", True)):
-        path = hooks.settings_path(hooks.project_root(cwd), global_)
+        path = install.hook_path("claude", install.project_root(cwd), global_)
         try:
-            ours, others = hooks.installed_in(path)
+            command, others = install.find_hook("claude", path)
+            ours = command is not None
         except CtxError as exc:
             out.append(Check("error", str(exc), f"fix or remove {path}"))
             continue
