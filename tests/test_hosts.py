@@ -154,13 +154,21 @@ def test_closed_streams(sample, monkeypatch, host):
     assert out.getvalue() in ("", '{"cancel": false, "contextModification": "", "errorMessage": ""}')
 
 
-def test_closed_stdin_in_a_fresh_process(sample):
+def test_empty_and_closed_streams_in_a_fresh_process(sample):
+    """As the host may start it: stdin empty, stdin closed, stdout closed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     for host in ("gemini", "codex", "cline"):
-        res = subprocess.run([sys.executable, "-m", "context_router", "hook", host], stdin=subprocess.DEVNULL,
-                             cwd=sample.parent, capture_output=True, timeout=60,
-                             env={**os.environ, "PYTHONPATH": str(REPO)})
-        assert res.returncode == 0, res.stderr
-        assert res.stderr.decode().startswith("ctx: hook input is not valid JSON")
+        argv = [sys.executable, "-m", "context_router", "hook", host]
+        res = subprocess.run(argv, stdin=subprocess.DEVNULL, cwd=sample.parent, capture_output=True, timeout=60,
+                             env=env)
+        assert res.returncode == 0 and res.stderr.decode().startswith("ctx: hook input is not valid JSON"), host
+    # Cline's hook always answers; with nothing to read, or nowhere to write, it still ends quietly.
+    res = subprocess.run(argv, cwd=sample.parent, capture_output=True, timeout=60, env=env,
+                         preexec_fn=lambda: os.close(0))
+    assert (res.returncode, res.stdout, res.stderr) == (0, b"", b"")
+    res = subprocess.run(argv, input=cline("vault", sample.parent), stderr=subprocess.PIPE, cwd=sample.parent,
+                         timeout=60, env=env, preexec_fn=lambda: os.close(1))
+    assert (res.returncode, res.stderr) == (0, b"")
 
 
 @pytest.mark.parametrize("host, payload", [
