@@ -37,7 +37,15 @@ DEFAULTS: dict[str, Any] = {
     "derived_keywords": {},
     "related": {},
     "pinned": {},
-    "hosts": {"claude": {"budget_chars": 10000}},
+    # Each editor host's budget (what it shows of a hook's output whole) and whether it keeps the hook's
+    # output in its conversation (history), so a later turn need not send it again.
+    "hosts": {
+        "claude": {"budget_chars": 10000, "history": True},
+        "gemini": {"budget_chars": 10000, "history": True},
+        "codex": {"budget_chars": 10000, "history": True},
+        "cline": {"budget_chars": 10000, "history": True},
+        "plain": {"history": False},
+    },
     "max_doc_bytes": 2_000_000,
     "max_prompt_chars": 20000,
     "rate_limit": {"turns_per_minute": 20, "burst": 3},
@@ -107,6 +115,7 @@ class Config:
     related: Mapping[str, tuple[str, ...]]
     pinned: Mapping[str, str]
     host_budgets: Mapping[str, int]
+    host_history: Mapping[str, bool]  # whether the host keeps a hook's output in its conversation
     max_doc_bytes: int
     max_prompt_chars: int
     turns_per_minute: int  # 0: no limit
@@ -378,10 +387,14 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
     hosts = c.mapping(top.get("hosts", {}) or {}, "hosts", None)
     out["hosts"] = dict(d["hosts"])
     for name, host in hosts.items():
-        h = c.mapping(host, f"hosts.{name}", {"budget_chars": None})
-        default = d["hosts"].get(str(name), {}).get("budget_chars", out["budget_chars"])  # hosts: {claude: {}}
-        out["hosts"][str(name)] = {"budget_chars": c.integer(h.get("budget_chars", default),
-                                                             f"hosts.{name}.budget_chars", 1)}
+        h = c.mapping(host or {}, f"hosts.{name}", {"budget_chars": None, "history": None})
+        default = d["hosts"].get(str(name), {})  # hosts: {claude: {}} keeps claude's defaults
+        history = c.boolean(h.get("history", default.get("history", False)), f"hosts.{name}.history")
+        entry: dict[str, Any] = {"history": history}
+        budget = h.get("budget_chars", default.get("budget_chars"))
+        if budget is not None:  # none: the config's own budget_chars
+            entry["budget_chars"] = c.integer(budget, f"hosts.{name}.budget_chars", 1)
+        out["hosts"][str(name)] = entry
     out["max_doc_bytes"] = c.integer(top.get("max_doc_bytes", d["max_doc_bytes"]), "max_doc_bytes", 1)
     out["max_prompt_chars"] = c.integer(top.get("max_prompt_chars", d["max_prompt_chars"]), "max_prompt_chars", 1)
     rate = c.mapping(top.get("rate_limit", {}), "rate_limit", d["rate_limit"])
@@ -497,7 +510,8 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         keywords=keywords if keywords is not None else {p: tuple(v) for p, v in raw["keywords"].items()},
         related=related if related is not None else {p: tuple(v) for p, v in raw["related"].items()},
         pinned=dict(raw["pinned"]),
-        host_budgets={h: v["budget_chars"] for h, v in raw["hosts"].items()},
+        host_budgets={h: v.get("budget_chars", raw["budget_chars"]) for h, v in raw["hosts"].items()},
+        host_history={h: bool(v.get("history", False)) for h, v in raw["hosts"].items()},
         max_doc_bytes=raw["max_doc_bytes"],
         max_prompt_chars=raw["max_prompt_chars"],
         turns_per_minute=raw["rate_limit"]["turns_per_minute"],

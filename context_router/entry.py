@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import sys
 
+from .faces.hooks import HOSTS as HOOK_HOSTS  # a few names: no cost to the path that is not a hook
+
 
 def _is_hook(args: list[str]) -> bool:
     """A hook turn (not a request for its help, which typer gives)."""
-    return len(args) >= 2 and args[0] == "hook" and args[1] in ("claude", "plain") and \
+    return len(args) >= 2 and args[0] == "hook" and args[1] in HOOK_HOSTS and \
         "--help" not in args and "-h" not in args
 
 

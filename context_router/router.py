@@ -375,6 +375,27 @@ class TurnRequest:
     memory: bool | None = None  # send only what the conversation lacks (None: as the host keeps its history)
 
 
+def host_measure(host: str | None) -> Callable[[str], int]:
+    """How a host counts a hook's text against its limit: past it the model gets a preview instead of the
+    context. Claude Code counts UTF-16 units (JavaScript's length: an emoji counts two), Codex CLI bytes (its
+    2,500-token limit is estimated as UTF-8 bytes / 4); the others characters."""
+    if host == "claude":
+        return tiers.utf16_units
+    if host == "codex":
+        return tiers.utf8_bytes
+    return len
+
+
+def forget_session(session: str, config_option: str | None = None, docs_option: str | None = None,
+                   cwd: str | None = None, warn: Warn | None = None) -> int:
+    """The host's conversation no longer holds what ctx sent it in this session (it was compacted or
+    cleared: Claude Code's SessionStart `compact`/`clear` and PostCompact, Gemini CLI's SessionStart `clear`
+    and PreCompress, Codex CLI's SessionStart `clear`/`compact` and PostCompact, Cline's PreCompact): forget
+    what the session was sent, so the next turn sends what it needs again. Scores are kept: the topic is
+    still the topic. How many units were forgotten."""
+    return with_workspace(lambda ws: forget_sent(ws, session), config_option, docs_option, cwd, warn)
+
+
 @record
 class TurnResult:
     plan: tiers.Plan
@@ -385,13 +406,13 @@ class TurnResult:
     notices: tuple[str, ...] = ()  # one-line messages for stderr
 
 
-KEEPS_HISTORY = frozenset({"claude", "gemini", "codex"})  # hosts whose conversation keeps the hook's output
-
-
 def remembers(cfg: Config, req: TurnRequest) -> bool:
     """Whether this turn sends only what the conversation lacks: a host that keeps the hook's output in its
-    conversation does (until it compacts or clears it); a prompt piped into a fresh one does not."""
-    return req.memory if req.memory is not None else req.host in KEEPS_HISTORY
+    conversation (`hosts.NAME.history`) does, until it compacts or clears it; a prompt piped into a fresh one
+    does not."""
+    if req.memory is not None:
+        return req.memory
+    return req.host is not None and cfg.host_history.get(req.host, False)
 
 
 def forget_sent(ws: Workspace, session: str) -> int:
@@ -637,9 +658,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
                          lexical.section_query(prompt, session.semantic.get("lexical")),
-                         # Claude Code measures a hook's text in UTF-16 units (JavaScript's length): an emoji
-                         # counts two, and past its limit the model gets a preview instead of the context.
-                         tiers.utf16_units if req.host == "claude" else len,
+                         host_measure(req.host),
                          lex_turn.sections if lex_turn is not None else None,
                          lex_turn.relevance if lex_turn is not None else None,
                          name if remembers(cfg, req) else None)

@@ -41,6 +41,19 @@ hosts: {claude: {budget_chars: 20000}}
     assert cfg.state_dir == str(tmp_path / ".ctx")
 
 
+def test_hosts_budgets_and_history(tmp_path):
+    cfg = config.load(None, cwd=str(tmp_path))
+    assert {h: cfg.budget_for(h) for h in ("claude", "gemini", "codex", "cline", "plain", None)} == \
+        {"claude": 10000, "gemini": 10000, "codex": 10000, "cline": 10000, "plain": 25000, None: 25000}
+    assert cfg.host_history == {"claude": True, "gemini": True, "codex": True, "cline": True, "plain": False}
+    cfg = load(tmp_path, "hosts: {codex: {history: false}, gemini: {budget_chars: 4000}, zed: {budget_chars: 3000},"
+                         " cline: }")
+    assert (cfg.host_history["codex"], cfg.budget_for("codex")) == (False, 10000)  # the rest of codex's defaults
+    assert (cfg.host_history["gemini"], cfg.budget_for("gemini")) == (True, 4000)
+    assert (cfg.host_history["zed"], cfg.budget_for("zed")) == (False, 3000)  # a host ctx does not know: no history
+    assert (cfg.host_history["cline"], cfg.budget_for("cline")) == (True, 10000)
+
+
 def test_pinned_as_list(tmp_path):
     assert load(tmp_path, "pinned: [a.md, b.md]").pinned == {"a.md": "warm", "b.md": "warm"}
 
@@ -60,6 +73,9 @@ def test_pinned_as_list(tmp_path):
     ("docs: [1, 2]: x", "config.yaml:1: invalid YAML"),
     ("a: b\n  c: d\n", "config.yaml:2: invalid YAML"),
     ("- just\n- a list", "must be a mapping, got a list"),
+    ("hosts: {codex: {history: sometimes}}", "config.yaml:1: hosts.codex.history: must be true or false, got a string"),
+    ("hosts: {cline: {budget_chars: 0}}", "hosts.cline.budget_chars: must be at least 1, got 0"),
+    ("hosts: {gemini: {colour: red}}", "hosts.gemini.colour: unknown key (expected one of: budget_chars, history)"),
 ])
 def test_errors_name_the_key_and_line(tmp_path, text, message):
     with pytest.raises(ConfigError) as err:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,8 @@ def test_doctor_in_a_configured_project(ctx, fresh):
     assert f"ok: config: {fresh / 'config.yaml'} (the nearest one from {fresh / 'src'})" in res.out
     assert "ok: index: not built yet; the first turn indexes 1 docs" in res.out
     assert "ok: test turn (dry run, hook budget 10,000)" in res.out
-    assert "warning: hook: not installed for Claude Code\n  fix: ctx hook install claude" in res.out
+    assert ("warning: hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline\n"
+            "  fix: ctx hook install claude (or gemini, codex, cline)") in res.out
     assert not (fresh / ".ctx").exists()  # it only read
     assert ctx("route", "harbor").code == 0 and "ok: index: 1 docs, current" in ctx("doctor").out
     (fresh / "docs" / "systems" / "harbor.md").write_text("# Harbor\n\nchanged\n")
@@ -41,7 +44,7 @@ def test_doctor_in_a_configured_project(ctx, fresh):
     data["hooks"]["UserPromptSubmit"].append({"hooks": [other]})
     settings.write_text(json.dumps(data))
     out = ctx("doctor").out
-    assert "ok: hook: installed for Claude Code in project" in out
+    assert f"ok: hook: installed for Claude Code in {settings}; run outside this shell it answered in " in out
     assert "another context router's hook is installed" in out and "fix: ctx hook install claude --replace" in out
 
 
@@ -67,3 +70,51 @@ def test_commands_that_only_read_leave_no_state(ctx, fresh):
         assert ctx(*args).code == 0, args
     assert not (fresh / ".ctx").exists()
     assert ctx("route", "harbor").code == 0 and (fresh / ".ctx" / "state.db").exists()
+
+
+def test_doctor_runs_each_installed_hook_as_its_host_would(ctx, fresh, monkeypatch, tmp_path):
+    """Each host's hook is run once, from a shell whose PATH has no virtual environment in it, with a sample
+    prompt shaped as the host sends it; a command that is not found there is an error with its fix."""
+    import shutil
+
+    if shutil.which("ctx", path="/usr/local/bin:/opt/homebrew/bin:/usr/bin:/bin"):
+        pytest.skip("a ctx on the system PATH answers for the bare command")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.local/bin/ctx either
+    for host in ("claude", "gemini", "codex", "cline"):
+        assert ctx("hook", "install", host).code == 0
+    out = ctx("doctor").out
+    for name, file in (("Claude Code", ".claude/settings.json"), ("Gemini CLI", ".gemini/settings.json"),
+                       ("Codex CLI", ".codex/hooks.json"), ("Cline", ".clinerules/hooks/UserPromptSubmit")):
+        assert f"ok: hook: installed for {name} in {fresh / file}; run outside this shell it answered in " in out
+    assert out.endswith("all good\n") and not (fresh / ".ctx").exists()  # the tries were dry runs
+    settings = fresh / ".gemini" / "settings.json"
+    settings.write_text(settings.read_text().replace(json.loads(settings.read_text())["hooks"]["BeforeAgent"][0]
+                                                     ["hooks"][0]["command"], "ctx hook gemini"))
+    os.chmod(fresh / ".clinerules" / "hooks" / "UserPromptSubmit", 0o644)
+    out = ctx("doctor").out
+    assert (f"error: hook: installed for Gemini CLI in {settings}; run outside this shell it fails (exit 127: "
+            in out and "ctx: not found)\n  fix: ctx hook install gemini (writes a command that runs whatever "
+            "the PATH)\n" in out)
+    assert (f"error: hook for Cline in {fresh / '.clinerules/hooks/UserPromptSubmit'} is not executable: Cline "
+            "passes it over\n  fix: chmod +x ") in out
+    assert ctx("hook", "install", "gemini").code == 0 and "error: hook: installed for Gemini" not in ctx("doctor").out
+
+
+def test_doctor_starts_each_mcp_server_once(ctx, fresh):
+    pytest.importorskip("mcp")
+    assert ctx("mcp", "install", "cursor").code == 0 and ctx("mcp", "install", "codex").code == 0
+    (fresh / ".mcp.json").write_text(json.dumps({"mcpServers": {"ctx": {
+        "command": sys.executable, "args": ["-c", "import sys; sys.exit('ctx: error: no MCP SDK here')"]}}}))
+    (fresh / ".gemini").mkdir()
+    (fresh / ".gemini" / "settings.json").write_text(json.dumps({"mcpServers": {"ctx": {"command": "ctx",
+                                                                                           "args": ["mcp"]}}}))
+    out = ctx("doctor").out
+    assert f"ok: MCP server: in {fresh / '.cursor/mcp.json'} for Cursor; `" in out
+    assert "` started and answered in " in out
+    assert f"ok: MCP server: in {fresh / '.codex/config.toml'} for Codex CLI; " in out
+    assert (f"error: MCP server: in {fresh / '.mcp.json'} for Claude Code; `{sys.executable} -c 'import sys; "
+            "sys.exit('\"'\"'ctx: error: no MCP SDK here'\"'\"')'` did not start: ctx: error: no MCP SDK here\n"
+            "  fix: ctx mcp install claude (writes a command that runs whatever the PATH)") in out
+    assert (f"error: MCP server: in {fresh / '.gemini/settings.json'} for Gemini CLI; `ctx mcp` cannot start outside "
+            "this shell: No such file or directory (PATH=") in out
+    assert not (fresh / ".ctx").exists()

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from context_router.faces.hooks import install_claude, run_hook, uninstall_claude
+from context_router.faces.hooks import run_hook
+from context_router.faces.install import install_hook, uninstall_hook
 
 from .conftest import REPO
 
@@ -113,31 +114,41 @@ def test_install_merges_and_is_idempotent(tmp_path):
     existing = {"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "other"}]}],
                                            "Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}
     settings.write_text(json.dumps(existing))
-    assert install_claude(path) == (True, [])
-    assert install_claude(path) == (False, [])
+    assert install_hook("claude", path, "ctx hook claude") == ("added", [])
+    assert install_hook("claude", path, "ctx hook claude") == ("unchanged", [])
     data = json.loads(settings.read_text())
     assert data["model"] == "opus" and data["hooks"]["Stop"] == existing["hooks"]["Stop"]
     commands = [h["command"] for g in data["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
     assert commands == ["other", "ctx hook claude"]
-    assert uninstall_claude(path) is True and uninstall_claude(path) is False
+    assert uninstall_hook("claude", path) is True and uninstall_hook("claude", path) is False
     assert json.loads(settings.read_text()) == existing
     assert not list(settings.parent.glob("*.tmp"))
 
 
 def test_hook_command_names_a_ctx_off_path(tmp_path, monkeypatch):
-    from context_router.faces.hooks import _is_ours, hook_command
+    """The command runs whatever the PATH: `ctx` only for a ctx in a folder every shell has on PATH, else the
+    ctx's full path (a virtual environment's)."""
+    from context_router.faces.install import _is_ours, hook_command
 
     script = tmp_path / "venv dir" / "bin" / "ctx"
     script.parent.mkdir(parents=True)
     script.write_text("#!/bin/sh\n")
     script.chmod(0o755)
     monkeypatch.setenv("PATH", "/nonexistent")
-    command = hook_command(str(script))
-    assert command == f"'{script}' hook claude" and _is_ours({"command": command})
-    monkeypatch.setenv("PATH", str(script.parent))
-    assert hook_command(str(script)) == "ctx hook claude"  # the ctx on PATH: a portable entry
-    assert hook_command("/usr/bin/python3") == "ctx hook claude"  # run as python -m context_router
-    assert not _is_ours({"command": "other hook claude"}) and not _is_ours({"command": "ctx route x"})
+    command = hook_command("claude", str(script))
+    assert command == f"'{script}' hook claude" and _is_ours("claude")({"command": command})
+    monkeypatch.setenv("PATH", str(script.parent))  # an active virtual environment: still the full path
+    assert hook_command("claude", str(script)) == command
+    user_bin = tmp_path / "home" / ".local" / "bin"
+    user_bin.mkdir(parents=True)
+    (user_bin / "ctx").write_text("#!/bin/sh\n")
+    (user_bin / "ctx").chmod(0o755)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PATH", f"{user_bin}:/usr/bin")
+    assert hook_command("gemini", str(user_bin / "ctx")) == "ctx hook gemini"  # pipx's or pip --user's: shareable
+    assert not _is_ours("claude")({"command": "other hook claude"})
+    assert not _is_ours("claude")({"command": "ctx route x"}) and not _is_ours("claude")({"command": "ctx hook codex"})
+    assert _is_ours("codex")({"command": "/usr/bin/python3 -m context_router hook codex"})
 
 
 def test_install_cli_and_bad_settings(ctx, tmp_path):
@@ -167,7 +178,7 @@ def test_install_writes_to_the_project_root_and_replaces_another_router(ctx, tmp
     assert res.code == 0 and f"removed another context router's hook: {router}" in res.out
     commands = [h["command"] for g in json.loads(settings.read_text())["hooks"]["UserPromptSubmit"]
                 for h in g["hooks"]]
-    assert commands == ["pool-auto-update", "ctx hook claude"]
+    assert commands[0] == "pool-auto-update" and commands[1].endswith(" hook claude") and len(commands) == 2
 
 
 def test_uninstall_removes_a_settings_file_it_left_empty(ctx, tmp_path):

@@ -104,11 +104,15 @@ def test_mcp_install_claude_merges_mcp_json(ctx, tmp_path):
     assert "already" in ctx("mcp", "install", "claude").out
     (tmp_path / ".mcp.json").write_text("[1]")
     res = ctx("mcp", "install", "claude")
-    assert res.code == 2 and "expected an object with an 'mcpServers' object" in res.err
+    assert (res.code, res.err) == (2, f"ctx: error: {tmp_path}/.mcp.json does not hold a JSON object\n")
+    (tmp_path / ".mcp.json").write_text('{"mcpServers": []}')
+    res = ctx("mcp", "install", "claude")
+    assert res.code == 2 and res.err.endswith("expected an object with an 'mcpServers' object\n")
 
 
 def test_without_the_sdk_ctx_mcp_says_how_to_get_it(ctx, monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.setitem(sys.modules, "mcp.server", None)
     res = ctx("mcp")
-    assert res.code == 1 and res.err.strip() == "ctx: error: ctx mcp needs the MCP SDK: pip install 'ctx-router[mcp]'"
+    line = f"{sys.executable} -m pip install 'ctx-router[mcp]'"
+    assert (res.code, res.err) == (1, f"ctx: error: ctx mcp needs the MCP SDK: {line}\n")

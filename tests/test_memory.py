@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_router.faces.hooks import install_claude, uninstall_claude
+from context_router.faces.install import install_hook, uninstall_hook
 from context_router.turn import memory
 from context_router.turn.render import MarkdownLayout
 from context_router.turn.tiers import HOT, WARM, Candidate, DocView, fit
@@ -96,16 +96,16 @@ def test_install_registers_session_start_once_and_uninstall_removes_both(tmp_pat
     path.parent.mkdir()
     path.write_text(json.dumps({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
         {"type": "command", "command": "echo hi"}]}]}, "model": "x"}))
-    install_claude(str(path))
+    install_hook("claude", str(path), "ctx hook claude")
     once = path.read_text()
-    install_claude(str(path))
+    install_hook("claude", str(path), "ctx hook claude")
     assert path.read_text() == once
     data = json.loads(once)
     starts = data["hooks"]["SessionStart"]
     assert starts[0]["hooks"][0]["command"] == "echo hi"
     assert starts[1] == {"matcher": "compact|clear", "hooks": [
         {"type": "command", "command": "ctx hook claude", "timeout": 10}]}
-    assert uninstall_claude(str(path))
+    assert uninstall_hook("claude", str(path))
     assert json.loads(path.read_text()) == {"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
         {"type": "command", "command": "echo hi"}]}]}, "model": "x"}
 

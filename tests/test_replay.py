@@ -82,7 +82,7 @@ def test_replay_bad_input(ctx, tmp_path, content, message):
 
 def test_replay_bad_options(ctx, tmp_path):
     path = setup(tmp_path, [{"turns": [{"prompt": "x", "gold": ["a.md"]}]}])
-    for args, message in ((["--hook", "vim"], "error: unknown host 'vim' (known: claude)"),
+    for args, message in ((["--hook", "vim"], "error: unknown host 'vim' (known: claude, cline, codex, gemini, plain)"),
                           (["--budget", "-1"], "error: --budget must be at least 0, got -1")):
         res = ctx("replay", str(path), *args)
         assert res.code == 2 and message in res.err

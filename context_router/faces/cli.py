@@ -469,79 +469,152 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
     print(replay_report(report, turns))
 
 
-@hook_app.command("claude")
-def hook_claude(config: str | None = ConfigOpt, session: str | None = SessionOpt,
-                docs: str | None = DocsOpt) -> None:
-    """Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0.
-
-    \b
-    Example: echo '{"prompt": "is kestrel up?", "session_id": "s1"}' | ctx hook claude
-    """
-    _run_hook("claude", config, session, docs)
-
-
-@hook_app.command("plain")
-def hook_plain(config: str | None = ConfigOpt, session: str | None = SessionOpt, docs: str | None = DocsOpt) -> None:
-    """The prompt as text on stdin, markdown on stdout. Always exits 0.
-
-    \b
-    Example: echo "is kestrel up?" | ctx hook plain
-    """
-    _run_hook("plain", config, session, docs)
+HOOK_HELP = {
+    "claude": ("Claude Code's UserPromptSubmit hook: JSON on stdin, context JSON on stdout. Always exits 0.",
+               """echo '{"prompt": "is kestrel up?", "session_id": "s1"}' | ctx hook claude"""),
+    "gemini": ("Gemini CLI's BeforeAgent hook: JSON on stdin, context JSON on stdout. Always exits 0.",
+               """echo '{"prompt": "is kestrel up?", "session_id": "s1", "hook_event_name": "BeforeAgent"}' """
+               "| ctx hook gemini"),
+    "codex": ("Codex CLI's UserPromptSubmit hook: JSON on stdin, context JSON on stdout (at most 10,000 bytes "
+              "of context). Always exits 0.",
+              """echo '{"prompt": "is kestrel up?", "session_id": "s1"}' | ctx hook codex"""),
+    "cline": ("Cline's UserPromptSubmit hook: JSON on stdin, {\"cancel\": false, \"contextModification\": ...} on "
+              "stdout. Always exits 0.",
+              """echo '{"taskId": "t1", "userPromptSubmit": {"prompt": "is kestrel up?"}}' | ctx hook cline"""),
+    "plain": ("The prompt as text on stdin, markdown on stdout. Always exits 0.",
+              'echo "is kestrel up?" | ctx hook plain'),
+}
 
 
-def _run_hook(host: str, config: str | None, session: str | None, docs: str | None) -> None:
-    # `ctx hook claude|plain` reaches hooks.run_hook without typer (see entry.py); these commands give the
-    # same turn to `ctx hook --help` readers and to callers that go through the app.
-    from .hooks import run_hook
+def _add_hook_command(host: str) -> None:
+    # `ctx hook HOST` reaches hooks.run_hook without typer (see entry.py); these commands give the same turn
+    # to `ctx hook --help` readers and to callers that go through the app.
+    def command(config: str | None = ConfigOpt, session: str | None = SessionOpt, docs: str | None = DocsOpt) -> None:
+        from .hooks import run_hook
 
-    args = [arg for name, value in (("--config", config), ("--session", session), ("--docs", docs)) if value
-            for arg in (name, value)]
-    raise typer.Exit(run_hook(host, args))
+        args = [arg for name, value in (("--config", config), ("--session", session), ("--docs", docs)) if value
+                for arg in (name, value)]
+        raise typer.Exit(run_hook(host, args))
+
+    summary, example = HOOK_HELP[host]
+    command.__doc__ = f"{summary}\n\n\b\nExample: {example}\n"
+    hook_app.command(host)(command)
 
 
-@install_app.command("claude")
-def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                   project: str | None = typer.Option(None, "--project",
-                                                      help="Project folder (else the one found from here)."),
-                   replace: bool = typer.Option(False, "--replace",
-                                                help="Remove another context router's hook (claude-cognitive's).")
-                   ) -> None:
-    """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else.
+for _host in HOOK_HELP:
+    _add_hook_command(_host)
 
-    \b
-    Example: ctx hook install claude --replace
-    """
-    from .hooks import hook_command, project_root, settings_path
-    from .hooks import install_claude as do_install
+ProjectOpt = typer.Option(None, "--project", help="Project folder (else the one found from here).")
+ReplaceOpt = typer.Option(False, "--replace", help="Remove another context router's hook (claude-cognitive's).")
 
-    path = settings_path(project or project_root(os.getcwd()), global_)
-    command = hook_command()
-    added, others = do_install(path, command, replace)
-    print(f"installed `{command}` in {path}" if added else f"the hook is already in {path}")
+
+def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False) -> None:
+    from .install import HOST_NAMES, hook_command, hook_path, install_hook, project_root, trust_note
+
+    path = hook_path(host, project or project_root(os.getcwd()), global_)
+    command = hook_command(host)
+    status, others = install_hook(host, path, command, replace)
+    print({"added": f"installed `{command}` for {HOST_NAMES[host]} in {path}",
+           "updated": f"updated the hook in {path}: it runs `{command}` now",
+           "unchanged": f"the hook is already in {path}"}[status])
     for other in others:
         if replace:
             print(f"removed another context router's hook: {other}")
         else:
             _warn(f"warning: another context router's hook is installed too: {other}; both inject context "
-                  "(`ctx hook install claude --replace` removes it)")
+                  f"(`ctx hook install {host} --replace` removes it)")
+    note = trust_note(host)
+    if note and status != "unchanged":
+        print(f"note: {note}")
+
+
+def _uninstall_hook(host: str, project: str | None, global_: bool = False) -> None:
+    from .install import hook_path, project_root, uninstall_hook
+
+    path = hook_path(host, project or project_root(os.getcwd()), global_)
+    print(f"removed the hook from {path}" if uninstall_hook(host, path) else f"no ctx hook in {path}")
+
+
+@install_app.command("claude")
+def install_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
+                   project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
+    """Merge the UserPromptSubmit hook into .claude/settings.json, keeping everything else.
+
+    \b
+    Example: ctx hook install claude --replace
+    """
+    _install_hook("claude", project, global_, replace)
+
+
+@install_app.command("gemini")
+def install_gemini(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
+    """Merge the BeforeAgent hook into .gemini/settings.json, keeping everything else.
+
+    \b
+    Example: ctx hook install gemini
+    """
+    _install_hook("gemini", project, replace=replace)
+
+
+@install_app.command("codex")
+def install_codex(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
+    """Merge the UserPromptSubmit hook into .codex/hooks.json, keeping everything else.
+
+    \b
+    Example: ctx hook install codex
+    """
+    _install_hook("codex", project, replace=replace)
+
+
+@install_app.command("cline")
+def install_cline(project: str | None = ProjectOpt) -> None:
+    """Write .clinerules/hooks/UserPromptSubmit, a script that runs the hook (another hook there is left alone).
+
+    \b
+    Example: ctx hook install cline
+    """
+    _install_hook("cline", project)
 
 
 @uninstall_app.command("claude")
 def uninstall_claude(global_: bool = typer.Option(False, "--global", help="The user-level settings file."),
-                     project: str | None = typer.Option(None, "--project",
-                                                        help="Project folder (else the one found from here).")
-                     ) -> None:
+                     project: str | None = ProjectOpt) -> None:
     """Remove only our hook entry from .claude/settings.json.
 
     \b
     Example: ctx hook uninstall claude
     """
-    from .hooks import project_root, settings_path
-    from .hooks import uninstall_claude as do_uninstall
+    _uninstall_hook("claude", project, global_)
 
-    path = settings_path(project or project_root(os.getcwd()), global_)
-    print(f"removed the hook from {path}" if do_uninstall(path) else f"no ctx hook in {path}")
+
+@uninstall_app.command("gemini")
+def uninstall_gemini(project: str | None = ProjectOpt) -> None:
+    """Remove only our hook entry from .gemini/settings.json.
+
+    \b
+    Example: ctx hook uninstall gemini
+    """
+    _uninstall_hook("gemini", project)
+
+
+@uninstall_app.command("codex")
+def uninstall_codex(project: str | None = ProjectOpt) -> None:
+    """Remove only our hook entry from .codex/hooks.json.
+
+    \b
+    Example: ctx hook uninstall codex
+    """
+    _uninstall_hook("codex", project)
+
+
+@uninstall_app.command("cline")
+def uninstall_cline(project: str | None = ProjectOpt) -> None:
+    """Remove .clinerules/hooks/UserPromptSubmit when it is ours.
+
+    \b
+    Example: ctx hook uninstall cline
+    """
+    _uninstall_hook("cline", project)
 
 
 @mcp_app.callback()
@@ -553,29 +626,69 @@ def mcp(context: typer.Context, docs: str | None = DocsOpt, config: str | None =
     """
     if context.invoked_subcommand is not None:
         return
-    try:
-        import mcp.server  # noqa: F401  (the SDK is an optional extra)
-    except ImportError:
-        raise CtxError("ctx mcp needs the MCP SDK: pip install 'ctx-router[mcp]'") from None
+    from .install import mcp_sdk_missing
+
+    missing = mcp_sdk_missing()
+    if missing:
+        raise CtxError(f"ctx mcp needs the MCP SDK: {missing}")
     from .mcp_server import serve
 
     serve(config, docs)
 
 
+def _install_mcp(host: str, project: str | None) -> None:
+    from .install import HOST_NAMES, ctx_command, install_mcp, mcp_sdk_missing, project_root, trust_note
+
+    missing = mcp_sdk_missing()
+    if missing:  # said before anything is written: the entry is right, the server cannot start yet
+        _warn(f"warning: the MCP SDK is not installed beside this ctx, so {HOST_NAMES[host]} cannot start "
+              f"`ctx mcp` until you run: {missing}")
+    path, status = install_mcp(host, project or project_root(os.getcwd()), [*ctx_command(), "mcp"])
+    print({"added": f"added the ctx MCP server to {path}", "updated": f"updated the ctx MCP server in {path}",
+           "unchanged": f"the ctx MCP server is already in {path}"}[status])
+    note = trust_note(host, mcp=True)
+    if note and status != "unchanged":
+        print(f"note: {note}")
+
+
 @mcp_install_app.command("claude")
-def mcp_install_claude(project: str | None = typer.Option(None, "--project",
-                                                          help="Project folder (else the one found from here).")
-                       ) -> None:
+def mcp_install_claude(project: str | None = ProjectOpt) -> None:
     """Merge the ctx server into the project's .mcp.json, keeping every other server.
 
     \b
     Example: ctx mcp install claude
     """
-    from .hooks import ctx_executable, project_root
-    from .mcp_server import install_claude as do_install
+    _install_mcp("claude", project)
 
-    path, added = do_install(project or project_root(os.getcwd()), [ctx_executable(), "mcp"])
-    print(f"added the ctx MCP server to {path}" if added else f"the ctx MCP server is already in {path}")
+
+@mcp_install_app.command("gemini")
+def mcp_install_gemini(project: str | None = ProjectOpt) -> None:
+    """Merge the ctx server into .gemini/settings.json (mcpServers), keeping everything else.
+
+    \b
+    Example: ctx mcp install gemini
+    """
+    _install_mcp("gemini", project)
+
+
+@mcp_install_app.command("cursor")
+def mcp_install_cursor(project: str | None = ProjectOpt) -> None:
+    """Merge the ctx server into .cursor/mcp.json, keeping every other server.
+
+    \b
+    Example: ctx mcp install cursor
+    """
+    _install_mcp("cursor", project)
+
+
+@mcp_install_app.command("codex")
+def mcp_install_codex(project: str | None = ProjectOpt) -> None:
+    """Add [mcp_servers.ctx] to .codex/config.toml, keeping every other line.
+
+    \b
+    Example: ctx mcp install codex
+    """
+    _install_mcp("codex", project)
 
 
 def run(argv: list[str]) -> int:

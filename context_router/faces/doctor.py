@@ -3,16 +3,20 @@ session: its test turn is a dry run."""
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
+import subprocess
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .. import config as config_mod
 from ..errors import CtxError
 from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
 from ..store import index
 from ..store.state import watch_alive
-from . import hooks
+from . import hooks, install
 
 TEST_PROMPT = "what does this project do?"
 
@@ -44,6 +48,7 @@ def diagnose(cwd: str, config_option: str | None = None, docs_option: str | None
         out.append(Check("error", str(exc), "ctx check (names the key and line)"))
         return out
     out += _hook_checks(cwd)
+    out += _mcp_checks(cwd)
     return out
 
 
@@ -85,21 +90,174 @@ def _workspace_checks(ws: Workspace) -> list[Check]:
 
 
 def _hook_checks(cwd: str) -> list[Check]:
+    """Each host's hook that is installed here (and Claude Code's user-level one), tried once as the host runs
+    it; one warning when no host has it."""
     out: list[Check] = []
-    installed = []
-    for where, global_ in (("project", False), ("user", True)):
-        path = hooks.settings_path(hooks.project_root(cwd), global_)
+    root = install.project_root(cwd)
+    places = [(host, install.hook_path(host, root)) for host in install.HOOK_HOSTS]
+    places.insert(1, ("claude", install.hook_path("claude", root, global_=True)))
+    found = False
+    for host, path in places:
+        name = install.HOST_NAMES[host]
         try:
-            ours, others = hooks.installed_in(path)
+            command, others = install.find_hook(host, path)
         except CtxError as exc:
             out.append(Check("error", str(exc), f"fix or remove {path}"))
             continue
-        if ours:
-            installed.append(f"{where} ({path})")
         out += [Check("warning", f"another context router's hook is installed in {path}: {other}; both inject "
-                                 "context", "ctx hook install claude --replace") for other in others]
-    if installed:
-        out.append(Check("ok", f"hook: installed for Claude Code in {', '.join(installed)}"))
-    else:
-        out.append(Check("warning", "hook: not installed for Claude Code", "ctx hook install claude"))
+                                 f"context", f"ctx hook install {host} --replace") for other in others]
+        if command is None:
+            continue
+        found = True
+        if host == "cline" and not os.access(path, os.X_OK):
+            out.append(Check("error", f"hook for {name} in {path} is not executable: Cline passes it over",
+                             f"chmod +x {shlex.quote(path)}"))
+            continue
+        level, detail = probe_hook(host, command, path, root)
+        fix = None if level == "ok" else f"ctx hook install {host} (writes a command that runs whatever the PATH)"
+        out.append(Check(level, f"hook: installed for {name} in {path}; {detail}", fix))
+    if not found:
+        out.append(Check("warning", "hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline",
+                         "ctx hook install claude (or gemini, codex, cline)"))
     return out
+
+
+def _mcp_checks(cwd: str) -> list[Check]:
+    """Each host's MCP entry for ctx that is here, its server started once."""
+    out: list[Check] = []
+    root = install.project_root(cwd)
+    tried: dict[tuple[str, ...], tuple[str, str]] = {}
+    for host in install.MCP_HOSTS:
+        path = install.mcp_path(host, root)
+        try:
+            argv = install.find_mcp(host, root)
+        except CtxError as exc:
+            out.append(Check("error", str(exc), f"fix or remove {path}"))
+            continue
+        if argv is None:
+            continue
+        if tuple(argv) not in tried:
+            tried[tuple(argv)] = probe_mcp(argv, root)
+        level, detail = tried[tuple(argv)]
+        missing = install.mcp_sdk_missing() if level != "ok" else None
+        fix = missing or f"ctx mcp install {host} (writes a command that runs whatever the PATH)"
+        out.append(Check(level, f"MCP server: in {path} for {install.HOST_NAMES[host]}; {detail}",
+                         None if level == "ok" else fix))
+    return out
+
+
+# -- trying what is installed, as the host would run it ------------------------------------------------------
+
+PROBE_TIMEOUT_S = 20
+
+
+def probe_env(host: str | None, project: str, **extra: str) -> dict[str, str]:
+    """A minimal environment: HOME, the stable folders as PATH (not this shell's: an editor started elsewhere
+    has none of its virtual environment), and the project folder a host names."""
+    env = {"PATH": os.pathsep.join(install.stable_path()), "HOME": os.path.expanduser("~"), **extra}
+    project_env = hooks.PROJECT_ENV.get(host or "")
+    if project_env:
+        env[project_env] = project
+    return env
+
+
+def sample_payload(host: str, project: str, prompt: str = TEST_PROMPT) -> bytes:
+    """A prompt event shaped as the host sends it."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    base = {"session_id": "ctx-doctor", "transcript_path": None, "cwd": project}
+    shapes: dict[str, dict[str, Any]] = {
+        "claude": {**base, "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt},
+        "gemini": {**base, "hook_event_name": "BeforeAgent", "timestamp": stamp, "prompt": prompt},
+        "codex": {**base, "turn_id": "ctx-doctor-1", "hook_event_name": "UserPromptSubmit", "model": "",
+                  "permission_mode": "default", "prompt": prompt},
+        "cline": {"clineVersion": "", "hookName": "UserPromptSubmit", "timestamp": stamp, "taskId": "ctx-doctor",
+                  "workspaceRoots": [project], "userId": "", "userPromptSubmit": {"prompt": prompt,
+                                                                                  "attachments": []}},
+    }
+    return json.dumps(shapes[host]).encode()
+
+
+def probe_hook(host: str, command: str, path: str, project: str) -> tuple[str, str]:
+    """(level, what happened) when the installed hook runs as the host runs it (through the shell, or Cline's
+    file itself), from the project folder, with a minimal environment and a sample prompt, as a dry run."""
+    argv = [path, "--dry-run"] if host == "cline" else ["/bin/sh", "-c", f"{command} --dry-run"]
+    start = time.perf_counter()
+    try:
+        res = subprocess.run(argv, input=sample_payload(host, project), capture_output=True, cwd=project,
+                             env=probe_env(host, project), timeout=PROBE_TIMEOUT_S)
+    except OSError as exc:
+        return "error", f"it cannot run: {exc.strerror}"
+    except subprocess.TimeoutExpired:
+        return "error", f"it did not answer within {PROBE_TIMEOUT_S} s"
+    elapsed = (time.perf_counter() - start) * 1000
+    said = [line for line in res.stderr.decode("utf-8", "replace").splitlines()
+            if line.strip() and not line.startswith("ctx: note:")]
+    if res.returncode != 0:
+        return "error", f"run outside this shell it fails (exit {res.returncode}" + \
+            (f": {said[-1].strip()})" if said else ")")
+    answer = res.stdout.decode("utf-8", "replace").strip()
+    if answer and not _host_json(host, answer):
+        return "error", f"its answer is not {install.HOST_NAMES[host]}'s JSON: {answer[:80]!r}"
+    if said:
+        return "warning", f"run outside this shell it says: {said[-1].strip()}"
+    return "ok", f"run outside this shell it answered in {elapsed:.0f} ms"
+
+
+def _host_json(host: str, answer: str) -> bool:
+    try:
+        data = json.loads(answer)
+    except ValueError:
+        return False
+    if host == "cline":
+        return isinstance(data, dict) and data.get("cancel") is False
+    inner = data.get("hookSpecificOutput") if isinstance(data, dict) else None
+    return isinstance(inner, dict) and isinstance(inner.get("additionalContext"), str)
+
+
+def probe_mcp(argv: list[str], project: str) -> tuple[str, str]:
+    """(level, what happened) when the host starts the server: from the project folder, with a minimal
+    environment and a throwaway state, asked to initialise once."""
+    import select
+    import tempfile
+
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "ctx-doctor", "version": "1"}}}
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ctx-doctor-") as tmp:
+        env = probe_env(None, project, CTX_STATE=os.path.join(tmp, "state.db"))
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    cwd=project, env=env)
+        except OSError as exc:
+            return "error", f"`{install.shell_words(argv)}` cannot start outside this shell: {exc.strerror} " \
+                            f"(PATH={env['PATH']})"
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        line = b""
+        try:
+            proc.stdin.write(json.dumps(request).encode() + b"\n")
+            proc.stdin.flush()
+            if select.select([proc.stdout], [], [], PROBE_TIMEOUT_S)[0]:
+                line = proc.stdout.readline()
+        except OSError:
+            pass  # it ended before reading: its stderr says why
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        said = [s for s in proc.stderr.read().decode("utf-8", "replace").splitlines() if s.strip()]
+    elapsed = (time.perf_counter() - start) * 1000
+    try:
+        reply = json.loads(line) if line else None
+    except ValueError:
+        reply = None
+    if isinstance(reply, dict) and isinstance(reply.get("result"), dict):
+        return "ok", f"`{install.shell_words(argv)}` started and answered in {elapsed:.0f} ms"
+    why = said[-1].strip() if said else f"exit {proc.returncode}" if proc.returncode else "no answer"
+    return "error", f"`{install.shell_words(argv)}` did not start: {why}"

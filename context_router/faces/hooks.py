@@ -1,8 +1,17 @@
-"""Host adapters: run one turn for an editor hook, and install the hook into the host's settings.
+"""Host adapters: run one turn for an editor's prompt hook, in the host's own JSON in and out.
 
-A hook runs before every prompt, so it never fails the prompt: whatever goes wrong, it prints nothing on
-stdout, one line on stderr and exits 0 (for Claude Code, exit 2 would block the user's prompt). It imports
-only what a turn needs; see router.py.
+A hook runs before every prompt, so it never fails the prompt: whatever goes wrong, it prints nothing but the
+host's JSON on stdout (for most hosts nothing at all), one line on stderr and exits 0 (for Claude Code, exit 2
+would block the user's prompt). It imports only what a turn needs; see router.py. Installing a hook into a
+host's settings is install.py's.
+
+| host | its event | session id | context goes back as |
+|---|---|---|---|
+| claude (Claude Code) | UserPromptSubmit | session_id | hookSpecificOutput.additionalContext |
+| gemini (Gemini CLI) | BeforeAgent | session_id | hookSpecificOutput.additionalContext |
+| codex (Codex CLI) | UserPromptSubmit | session_id | hookSpecificOutput.additionalContext |
+| cline (Cline) | UserPromptSubmit | taskId | contextModification, with cancel false |
+| plain | the prompt as text | - | the markdown as text |
 """
 
 from __future__ import annotations
@@ -11,23 +20,30 @@ import os
 import sys
 
 from ..errors import CtxError, InputError
-from ..store.files import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO, TextIO
 
+HOSTS = ("claude", "gemini", "codex", "cline", "plain")
 ENV_SESSION = "CTX_SESSION"
 MAX_SESSION_CHARS = 200
-HOOK_COMMAND = "ctx hook claude"
+
+# What a payload asks of the hook: a turn for its prompt, forgetting what the conversation was sent (it was
+# compacted or cleared), or nothing (an event ctx does not act on).
+TURN, FORGET, IGNORE = "turn", "forget", "ignore"
 
 
 def _options(args: list[str]) -> dict[str, str]:
-    """The few options a hook takes (--config, --session, --docs), parsed without typer for speed."""
+    """The few options a hook takes (--config, --session, --docs, --dry-run), parsed without typer for speed.
+    --dry-run is how `ctx doctor` tries an installed hook: the turn is shown and nothing is saved."""
     out: dict[str, str] = {}
     it = iter(args)
     for arg in it:
         name, _, value = arg.partition("=")
+        if name == "--dry-run" and not value:
+            out["dry-run"] = "1"
+            continue
         if name not in ("--config", "--session", "--docs"):
             raise InputError(f"unknown hook option {arg!r}")
         if not value:
@@ -38,8 +54,7 @@ def _options(args: list[str]) -> dict[str, str]:
     return out
 
 
-def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
-    """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
+def _json_object(raw: bytes) -> dict[str, Any]:
     from .. import fastjson
 
     try:
@@ -50,37 +65,61 @@ def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
         raise InputError(f"hook input is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise InputError("hook input is not a JSON object")
-    prompt = data.get("prompt")
-    if not isinstance(prompt, str):
+    return data
+
+
+def _prompt(value: Any) -> str:
+    if not isinstance(value, str):
         raise InputError("hook input has no string 'prompt'")
-    prompt = _valid_text(prompt)
-    session = data.get("session_id")
-    cwd = data.get("cwd")
-    return (prompt, _valid_text(session[:MAX_SESSION_CHARS]) if isinstance(session, str) and session else None,
-            cwd if isinstance(cwd, str) and cwd else None)
+    return _valid_text(value)
 
 
-FORGET_SOURCES = ("compact", "clear")  # SessionStart sources after which the conversation holds nothing ctx sent
+def _session(value: Any) -> str | None:
+    return _valid_text(value[:MAX_SESSION_CHARS]) if isinstance(value, str) and value else None
 
 
-def claude_forget_event(raw: bytes) -> tuple[bool, str | None, str | None] | None:
-    """For Claude Code's SessionStart and PostCompact events: (whether the conversation lost what ctx sent it,
-    session_id, cwd); None for any other payload (a prompt). A resumed or started conversation keeps what it
-    holds; a compacted or cleared one does not."""
-    if b"hook_event_name" not in raw:
-        return None
-    from .. import fastjson
+def _folder(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
-    try:
-        data = fastjson.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("hook_event_name") not in ("SessionStart", "PostCompact"):
-        return None
-    session, cwd = data.get("session_id"), data.get("cwd")
-    lost = data["hook_event_name"] == "PostCompact" or data.get("source") in FORGET_SOURCES
-    return (lost, _valid_text(session[:MAX_SESSION_CHARS]) if isinstance(session, str) and session else None,
-            cwd if isinstance(cwd, str) and cwd else None)
+
+def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
+    """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
+    data = _json_object(raw)
+    return _prompt(data.get("prompt")), _session(data.get("session_id")), _folder(data.get("cwd"))
+
+
+def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | None]:
+    """(what to do, prompt, session id, the folder the host runs in) from a host's hook input.
+
+    Gemini CLI and Codex CLI send every event to the same command shape; a compaction or a clear means the
+    conversation lost what ctx sent it (FORGET), other events are none of ctx's business (IGNORE)."""
+    if host == "plain":
+        try:
+            return TURN, raw.decode("utf-8"), None, None
+        except UnicodeDecodeError:
+            raise InputError("hook input is not UTF-8 text") from None
+    data = _json_object(raw)
+    if host == "cline":
+        roots = data.get("workspaceRoots")
+        cwd = _folder(roots[0]) if isinstance(roots, list) and roots else None
+        session = _session(data.get("taskId"))
+        event = data.get("hookName")
+        if event == "PreCompact":
+            return FORGET, "", session, cwd
+        if event not in (None, "UserPromptSubmit", "prompt_submit"):
+            return IGNORE, "", session, cwd
+        submitted = data.get("userPromptSubmit")
+        return TURN, _prompt(submitted.get("prompt") if isinstance(submitted, dict) else None), session, cwd
+    session, cwd, event = _session(data.get("session_id")), _folder(data.get("cwd")), data.get("hook_event_name")
+    prompt_event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
+    if event == "SessionStart":  # startup and resume keep what the conversation holds
+        lost = ("clear",) if host == "gemini" else ("clear", "compact")
+        return (FORGET if data.get("source") in lost else IGNORE), "", session, cwd
+    if (host, event) in (("gemini", "PreCompress"), ("codex", "PostCompact"), ("claude", "PostCompact")):
+        return FORGET, "", session, cwd
+    if event not in (None, prompt_event):
+        return IGNORE, "", session, cwd
+    return TURN, _prompt(data.get("prompt")), session, cwd
 
 
 def _valid_text(text: str) -> str:
@@ -93,17 +132,20 @@ def _valid_text(text: str) -> str:
 
 
 ENV_PROJECT = "CLAUDE_PROJECT_DIR"
+# The project folder a host names in the hook's environment, when the hook may run from elsewhere.
+PROJECT_ENV = {"claude": ENV_PROJECT, "gemini": "GEMINI_PROJECT_DIR"}
 
 
-def find_project(workdir: str, opts: dict[str, str]) -> tuple[str, str | None, bool] | None:
+def find_project(workdir: str, opts: dict[str, str], project_env: str | None = ENV_PROJECT
+                 ) -> tuple[str, str | None, bool] | None:
     """(the folder a hook turn runs from, the config to use, whether the user chose it): the config found from
-    the hook's cwd up, else from Claude Code's project folder; None when there is none and the user set no
-    default (--config, --docs, $CTX_CONFIG). Found once, then handed to the turn."""
+    the hook's cwd up, else from the project folder the host names in `project_env`; None when there is none
+    and the user set no default (--config, --docs, $CTX_CONFIG). Found once, then handed to the turn."""
     from ..config import ENV_CONFIG, discover
 
     if opts.get("config") or opts.get("docs") or os.environ.get(ENV_CONFIG):
         return workdir, opts.get("config"), True
-    project = os.environ.get(ENV_PROJECT)
+    project = os.environ.get(project_env) if project_env else None
     for folder in (workdir, project if project and os.path.isdir(project) else None):
         found = discover(None, folder) if folder is not None else None
         if found is not None and folder is not None:
@@ -112,18 +154,28 @@ def find_project(workdir: str, opts: dict[str, str]) -> tuple[str, str | None, b
 
 
 def claude_output(context: str) -> str:
+    return host_output("claude", context)
+
+
+def host_output(host: str, context: str) -> str:
+    """The host's answer with `context` in it (for plain, the text itself)."""
     from ..fastjson import dumps_str
 
-    return ('{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": '
-            f"{dumps_str(context)}}}}}")
+    if host == "plain":
+        return context
+    if host == "cline":
+        return f'{{"cancel": false, "contextModification": {dumps_str(context)}, "errorMessage": ""}}'
+    event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
+    return f'{{"hookSpecificOutput": {{"hookEventName": "{event}", "additionalContext": {dumps_str(context)}}}}}'
 
 
 def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
              stderr: TextIO | None = None) -> int:
-    """`ctx hook claude|plain`: always exit 0; context on stdout, or nothing; problems as one stderr line.
+    """`ctx hook HOST`: always exit 0; the host's answer on stdout, or nothing; problems as one stderr line.
 
     A closed stream is None in sys: no input is an empty prompt, no stdout means nothing to answer, no stderr
-    means problems go unsaid; none of them is a traceback."""
+    means problems go unsaid; none of them is a traceback. Cline is always answered (`cancel: false`, with
+    context or without): its hooks are expected to answer."""
     stdin = stdin or (sys.stdin.buffer if sys.stdin is not None else None)
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -137,249 +189,49 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
             except (OSError, ValueError):
                 pass  # stderr went away: the answer on stdout is all that matters
 
+    context = ""
     try:
+        if host not in HOSTS:
+            raise InputError(f"unknown hook host {host!r} (expected one of: {', '.join(HOSTS)})")
         opts = _options(args)
-        raw = stdin.read()
-        event = claude_forget_event(raw) if host == "claude" else None
-        if event is not None:
-            _forget(event, opts, warn)
-            return 0  # SessionStart and PostCompact add nothing to the conversation
-        if host == "claude":
-            prompt, session_id, cwd = parse_claude_payload(raw)
-        else:
-            try:
-                prompt, session_id, cwd = raw.decode("utf-8"), None, None
-            except UnicodeDecodeError:
-                raise InputError("hook input is not UTF-8 text") from None
-        if not prompt.strip():
-            return 0  # an empty prompt does not advance the turn and shows nothing
-        session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
-        from ..router import TurnRequest, route
-
-        workdir = cwd or os.getcwd()
-        if not os.path.isdir(workdir):
-            raise InputError(f"hook cwd is not a folder: {cwd}")
-        project = find_project(workdir, opts)
-        if project is None:
-            return 0  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
-        folder, config, chosen = project
-        result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen), config,
-                       opts.get("docs"), folder, warn)
-        for notice in result.notices:
-            warn(notice)
-        if result.text:
-            stdout.write(claude_output(result.text) if host == "claude" else result.text)
-            stdout.flush()
+        kind, prompt, session_id, cwd = parse_payload(host, stdin.read())
+        if kind == TURN and not prompt.strip():
+            kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
+        if kind != IGNORE:
+            context = _serve(host, kind, opts, prompt, session_id, cwd, warn)
     except CtxError as exc:
         warn(str(exc))
     except Exception as exc:  # the prompt must go through whatever happened
         warn(f"internal error: {type(exc).__name__}: {exc}")
+    if context or host == "cline":
+        try:
+            stdout.write(host_output(host, context))
+            stdout.flush()
+        except (OSError, ValueError):
+            pass  # the host stopped reading: there is nobody left to answer
     return 0
 
 
-def _forget(event: tuple[bool, str | None, str | None], opts: dict[str, str], warn: Any) -> None:
-    """The conversation was compacted or cleared: forget what this session was sent, so the next turn sends
-    what it needs again."""
-    lost, session_id, cwd = event
-    if not lost:
-        return
-    workdir = cwd or os.getcwd()
-    project = find_project(workdir, opts) if os.path.isdir(workdir) else None
-    if project is None:
-        return
-    from ..router import forget_sent, with_workspace
-
+def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: str | None, cwd: str | None,
+           warn: Any) -> str:
+    """The context for a turn (or "" after forgetting, or when there is nothing to show)."""
     session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
-    folder, config, _ = project
-    with_workspace(lambda ws: forget_sent(ws, session), config, opts.get("docs"), folder, warn)
+    workdir = cwd or os.getcwd()
+    if not os.path.isdir(workdir):
+        raise InputError(f"hook cwd is not a folder: {cwd}")
+    project = find_project(workdir, opts, PROJECT_ENV.get(host))
+    if project is None:
+        return ""  # no ctx config for this project: the hook stays out of the way (`ctx doctor` says why)
+    folder, config, chosen = project
+    if kind == FORGET:
+        from ..router import forget_session
 
+        forget_session(session, config, opts.get("docs"), folder, warn)
+        return ""
+    from ..router import TurnRequest, route
 
-# -- installer -----------------------------------------------------------------------------------------------
-
-
-def settings_path(project: str, global_: bool) -> str:
-    base = os.path.expanduser("~") if global_ else project
-    return os.path.normpath(os.path.join(base, ".claude", "settings.json"))
-
-
-def _load_settings(path: str) -> dict[str, Any]:
-    import json
-
-    if not os.path.exists(path):
-        return {}
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.loads(fh.read() or "{}")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"cannot read {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path} does not hold a JSON object")
-    return data
-
-
-def _is_ours(hook: Any) -> bool:
-    """Our entry: `ctx hook claude`, or the same with the path of a ctx that is not on PATH."""
-    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
-        return False
-    import shlex
-
-    try:
-        words = shlex.split(hook["command"])
-    except ValueError:
-        return False
-    return len(words) >= 3 and os.path.basename(words[0]) == "ctx" and words[1:3] == ["hook", "claude"]
-
-
-def ctx_executable(running: str | None = None) -> str:
-    """`ctx` when this ctx is the one on PATH (a settings file the team can share); otherwise the full path
-    of this ctx, so a ctx installed in a virtual environment still runs from the editor."""
-    import shutil
-
-    running = os.path.realpath(running or sys.argv[0])
-    on_path = shutil.which("ctx")
-    if os.path.basename(running) != "ctx" or (on_path is not None and os.path.realpath(on_path) == running):
-        return "ctx"
-    return running
-
-
-def hook_command(running: str | None = None) -> str:
-    import shlex
-
-    executable = ctx_executable(running)
-    return HOOK_COMMAND if executable == "ctx" else f"{shlex.quote(executable)} hook claude"
-
-
-ROUTER_MARKERS = ("context-router", "context_router", "claude-cognitive", "claude_cognitive")
-
-
-def _is_other_router(hook: Any) -> bool:
-    """Another context router's entry (claude-cognitive's `context-router-v2.py`, say): it would inject
-    context beside ours."""
-    if _is_ours(hook) or not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
-        return False
-    return any(marker in hook["command"] for marker in ROUTER_MARKERS)
-
-
-def _prompt_groups(settings: dict[str, Any], path: str) -> list[Any]:
-    return _event_groups(settings, path, "UserPromptSubmit")
-
-
-def _event_groups(settings: dict[str, Any], path: str, event: str) -> list[Any]:
-    hooks = settings.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InputError(f"{path}: 'hooks' is not a JSON object")
-    groups = hooks.setdefault(event, [])
-    if not isinstance(groups, list):
-        raise InputError(f"{path}: 'hooks.{event}' is not a list")
-    return groups
-
-
-def _drop_hooks(groups: list[Any], unwanted: Any) -> tuple[list[Any], list[str]]:
-    """(the groups without the hooks `unwanted` picks, the commands dropped); a group left empty goes."""
-    kept_groups: list[Any] = []
-    dropped: list[str] = []
-    for group in groups:
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            kept = [h for h in group["hooks"] if not unwanted(h)]
-            dropped += [h["command"] for h in group["hooks"] if unwanted(h)]
-            if len(kept) != len(group["hooks"]):
-                if not kept:
-                    continue
-                group = {**group, "hooks": kept}
-        kept_groups.append(group)
-    return kept_groups, dropped
-
-
-HOOK_TIMEOUT_S = 10  # seconds Claude Code lets the hook run before it kills the turn
-
-
-def install_claude(path: str, command: str = HOOK_COMMAND, replace: bool = False) -> tuple[bool, list[str]]:
-    """Merge our UserPromptSubmit hook into a Claude Code settings file.
-
-    (whether it was added, the commands of other context routers: removed with `replace`, else still there).
-    """
-    import json
-
-    settings = _load_settings(path)
-    groups = _prompt_groups(settings, path)
-    others: list[str] = []
-    changed = False
-    if replace:
-        groups, others = _drop_hooks(groups, _is_other_router)
-        settings["hooks"]["UserPromptSubmit"] = groups
-        changed = bool(others)
-    else:
-        others = [h["command"] for g in groups if isinstance(g, dict) for h in g.get("hooks", []) or []
-                  if _is_other_router(h)]
-    ours = any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in groups)
-    if not ours:
-        groups.append({"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
-        changed = True
-    # The same command hears when the conversation is compacted or cleared: what it was sent is gone.
-    starts = _event_groups(settings, path, "SessionStart")
-    if not any(isinstance(g, dict) and any(_is_ours(h) for h in g.get("hooks", []) or []) for g in starts):
-        starts.append({"matcher": "compact|clear",
-                       "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]})
-        changed = True
-    if changed:
-        write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
-    return not ours, others
-
-
-def installed_in(path: str) -> tuple[bool, list[str]]:
-    """(whether our hook is in a settings file, the commands of other context routers there)."""
-    settings = _load_settings(path)
-    hooks = settings.get("hooks")
-    groups = hooks.get("UserPromptSubmit") if isinstance(hooks, dict) else None
-    entries = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []] \
-        if isinstance(groups, list) else []
-    return any(_is_ours(h) for h in entries), [h["command"] for h in entries if _is_other_router(h)]
-
-
-def uninstall_claude(path: str) -> bool:
-    """Remove only our hook entry; a settings file left with nothing in it is removed. False when it was not
-    there."""
-    import json
-
-    settings = _load_settings(path)
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return False
-    removed = False
-    for event in ("UserPromptSubmit", "SessionStart"):
-        groups = hooks.get(event)
-        if not isinstance(groups, list):
-            continue
-        kept_groups, dropped = _drop_hooks(groups, _is_ours)
-        removed = removed or bool(dropped)
-        if kept_groups:
-            hooks[event] = kept_groups
-        else:
-            del hooks[event]
-    if not removed:
-        return False
-    if not hooks:
-        del settings["hooks"]
-    if settings:
-        write_atomic(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
-    else:
-        os.unlink(path)
-    return True
-
-
-def project_root(cwd: str) -> str:
-    """Where a project's `.claude/` belongs: the folder of the ctx config found from `cwd`, else the repository
-    root above it, else `cwd`."""
-    from ..config import discover
-
-    found = discover(None, cwd)
-    if found is not None:
-        return os.path.dirname(found)
-    folder = os.path.abspath(cwd)
-    while True:
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return os.path.abspath(cwd)
-        folder = parent
+    result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen,
+                               dry_run="dry-run" in opts), config, opts.get("docs"), folder, warn)
+    for notice in result.notices:
+        warn(notice)
+    return result.text

@@ -152,30 +152,3 @@ def _reader(tools: Tools, path: str) -> Any:
 
 def serve(config: str | None, docs: str | None) -> None:
     build(config, docs).run("stdio")
-
-
-def install_claude(project: str, command: list[str]) -> tuple[str, bool]:
-    """Merge ctx's server into the project's `.mcp.json`, keeping every other server. (path, added)."""
-    import json
-
-    from ..errors import InputError
-    from ..store.files import write_atomic
-
-    path = os.path.join(project, ".mcp.json")
-    data: dict[str, Any] = {}
-    if os.path.exists(path):
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.loads(fh.read() or "{}")
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise InputError(f"cannot read {path}: {exc}") from None
-        if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
-            raise InputError(f"{path}: expected an object with an 'mcpServers' object")
-    servers = data.setdefault("mcpServers", {})
-    entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
-    if servers.get("ctx") == entry:
-        return path, False
-    servers["ctx"] = entry
-    write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return path, True
-

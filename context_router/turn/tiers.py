@@ -132,12 +132,17 @@ def utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def utf8_bytes(text: str) -> int:
+    """The length a host that counts bytes sees: UTF-8 bytes (an accented letter counts two, an emoji four)."""
+    return len(text.encode("utf-8"))
+
+
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
         relevance: Mapping[str, float] | None = None, pack: bool = True) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
-    utf16_units for a host that counts UTF-16). capped: (path, reason) of the docs that qualified but the
+    utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
     the conversation; the HOT docs share the budget in that order (else in rank order). pack: HOT docs share
     the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
