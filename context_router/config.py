@@ -43,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
         "claude": {"budget_chars": 10000, "history": True},
         "gemini": {"budget_chars": 10000, "history": True},
         "codex": {"budget_chars": 10000, "history": True},
-        "cline": {"budget_chars": 10000, "history": True},
+        "cline": {"budget_chars": 10000, "history": False},
         "plain": {"history": False},
     },
     "max_doc_bytes": 2_000_000,

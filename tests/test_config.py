@@ -45,13 +45,13 @@ def test_hosts_budgets_and_history(tmp_path):
     cfg = config.load(None, cwd=str(tmp_path))
     assert {h: cfg.budget_for(h) for h in ("claude", "gemini", "codex", "cline", "plain", None)} == \
         {"claude": 10000, "gemini": 10000, "codex": 10000, "cline": 10000, "plain": 25000, None: 25000}
-    assert cfg.host_history == {"claude": True, "gemini": True, "codex": True, "cline": True, "plain": False}
+    assert cfg.host_history == {"claude": True, "gemini": True, "codex": True, "cline": False, "plain": False}
     cfg = load(tmp_path, "hosts: {codex: {history: false}, gemini: {budget_chars: 4000}, zed: {budget_chars: 3000},"
                          " cline: }")
     assert (cfg.host_history["codex"], cfg.budget_for("codex")) == (False, 10000)  # the rest of codex's defaults
     assert (cfg.host_history["gemini"], cfg.budget_for("gemini")) == (True, 4000)
     assert (cfg.host_history["zed"], cfg.budget_for("zed")) == (False, 3000)  # a host ctx does not know: no history
-    assert (cfg.host_history["cline"], cfg.budget_for("cline")) == (True, 10000)
+    assert (cfg.host_history["cline"], cfg.budget_for("cline")) == (False, 10000)
 
 
 def test_pinned_as_list(tmp_path):
