@@ -11,8 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from context_router.router import TurnRequest, route, with_workspace
+from context_router.router import TurnRequest, route
 from context_router.store import background
+from context_router.workspace import with_workspace
 
 from .conftest import REPO, write_docs
 
@@ -199,11 +200,11 @@ def test_turns_trust_the_index_while_the_indexer_runs(tmp_path, isolated_state, 
 def test_a_big_changed_config_is_read_by_the_indexer_not_the_hook(tmp_path, isolated_state, monkeypatch):
     import pytest
 
-    from context_router import router
+    from context_router import workspace
     from context_router.errors import ConfigDeferred
 
     cfg = project(tmp_path, budget_ms=300)
-    monkeypatch.setattr(router, "CONFIG_INLINE_BYTES", 10)  # this small config counts as a big one
+    monkeypatch.setattr(workspace, "CONFIG_INLINE_BYTES", 10)  # this small config counts as a big one
     with pytest.raises(ConfigDeferred, match="being read in the background"):
         route(TurnRequest("word001 please", host="claude"), str(cfg))
     assert wait_for(lambda: not background.running(str(isolated_state.parent)) and indexed_or_zero(cfg) == N)
@@ -215,12 +216,12 @@ def test_a_big_changed_config_is_read_by_the_indexer_not_the_hook(tmp_path, isol
 def test_an_error_in_a_big_config_reaches_the_next_hook_turn(tmp_path, isolated_state, monkeypatch):
     import pytest
 
-    from context_router import router
+    from context_router import workspace
     from context_router.errors import ConfigDeferred, ConfigError
 
     cfg = project(tmp_path)
     cfg.write_text(cfg.read_text() + "tiers: {hot: {threshold: lots}}\n")
-    monkeypatch.setattr(router, "CONFIG_INLINE_BYTES", 10)
+    monkeypatch.setattr(workspace, "CONFIG_INLINE_BYTES", 10)
     with pytest.raises(ConfigDeferred):
         route(TurnRequest("word001", host="claude"), str(cfg))
     assert wait_for(lambda: not background.running(str(isolated_state.parent)))

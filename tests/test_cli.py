@@ -302,7 +302,7 @@ def test_status_table_fits_the_terminal(ctx, sample):
 
     from context_router.faces import report
     from context_router.faces.views import rich_table
-    from context_router.router import with_workspace
+    from context_router.workspace import with_workspace
 
     ctx("route", "kestrel dome and vault backups and the gpu on lighthouse", "--config", str(sample))
     st = with_workspace(lambda ws: report.status(ws, "default"), str(sample))

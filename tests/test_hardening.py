@@ -114,7 +114,7 @@ def test_rich_markup_in_names_and_keywords_is_text(ctx, tmp_path):
 
     from context_router.faces import report
     from context_router.faces.views import rich_table
-    from context_router.router import with_workspace
+    from context_router.workspace import with_workspace
 
     cfg = project(tmp_path, {"[bold]x[/bold].md": "# X\n"}, "keywords: {\"[bold]x[/bold].md\": [\"[/x]\", xx]}\n")
     ctx("route", "xx", "--config", str(cfg))
@@ -340,8 +340,8 @@ def test_a_doc_is_shown_as_it_is_on_disk_at_the_turn(tmp_path):
 def test_a_read_only_turn_serves_a_stale_model_without_writing(sample, isolated_state):
     import sqlite3
 
-    from context_router.router import refresh, with_workspace
     from context_router.router import route as run
+    from context_router.workspace import refresh, with_workspace
 
     run(TurnRequest("vault"), str(sample))  # the index and the model are built
     doc = sample.parent / "docs-sample" / "systems" / "kestrel.md"

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from context_router.router import TurnRequest, route, with_workspace
-from context_router.turn import layers, semantic
+from context_router import model as layers
+from context_router.router import TurnRequest, route
+from context_router.turn import semantic
+from context_router.workspace import with_workspace
 
 from .conftest import write_docs
 
@@ -247,6 +249,7 @@ def test_a_turn_reads_the_strongest_postings_only(tmp_path, monkeypatch):
 
 
 def test_a_turn_on_a_big_repo_leaves_more_than_a_few_changed_docs_to_the_indexer(tmp_path, monkeypatch):
+    from context_router import indexer
     from context_router.store import background
 
     cfg = project(tmp_path)
@@ -262,6 +265,6 @@ def test_a_turn_on_a_big_repo_leaves_more_than_a_few_changed_docs_to_the_indexer
     turn(cfg)
     meta, _, _ = model_state(cfg)
     assert meta["version"] == before["version"] and started  # served as it was; the indexer was asked for
-    assert with_workspace(background.run, str(cfg))
+    assert with_workspace(indexer.run, str(cfg))
     meta, _, _ = model_state(cfg)
     assert meta["drift"] == changed and meta["made"] == before["made"]  # folded in place by the indexer

@@ -112,7 +112,7 @@ def test_fuzz_no_exception_escapes(cfg, tree, prompts, budget, monkeypatch):
 
     from context_router.errors import CtxError
     from context_router.faces.report import status
-    from context_router.router import with_workspace
+    from context_router.workspace import with_workspace
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from context_router import router
-from context_router.router import TurnRequest, route, with_workspace
+from context_router import indexer, workspace
+from context_router.router import TurnRequest, route
 from context_router.store import background, index
+from context_router.workspace import with_workspace
 
 from .conftest import write_docs
 
-N = 2100  # above router.QUICK_FROM_DOCS
+N = 2100  # above workspace.QUICK_FROM_DOCS
 
 
 def age_folders(root: Path, seconds: float = 10.0) -> None:
@@ -62,7 +63,7 @@ def test_adds_and_removes_are_seen_on_the_next_turn(big, tmp_path):
 def test_an_edit_in_place_is_seen_once_sampled(big, tmp_path, monkeypatch):
     doc = tmp_path / "docs" / "g1" / "d0001.md"
     doc.write_text("# Quokkas\n\nbody 1, now about quokkas\n")
-    monkeypatch.setattr(router, "SAMPLE_DOCS", N)  # this turn's sample covers every doc
+    monkeypatch.setattr(workspace, "SAMPLE_DOCS", N)  # this turn's sample covers every doc
     res = route(TurnRequest("quokkas"), str(big))
     assert "g1/d0001.md" in res.text
 
@@ -70,10 +71,10 @@ def test_an_edit_in_place_is_seen_once_sampled(big, tmp_path, monkeypatch):
 def test_everything_is_scanned_again_after_a_minute(big, tmp_path, monkeypatch):
     doc = tmp_path / "docs" / "g2" / "d0002.md"
     doc.write_text("# Wombats\n\nbody 2, now about wombats\n")
-    monkeypatch.setattr(router, "SAMPLE_DOCS", 0)
-    monkeypatch.setattr(router, "FULL_SCAN_EVERY_S", 0.0)
+    monkeypatch.setattr(workspace, "SAMPLE_DOCS", 0)
+    monkeypatch.setattr(workspace, "FULL_SCAN_EVERY_S", 0.0)
     route(TurnRequest("anything"), str(big))  # a turn has no time for the full scan: the background does it
-    if not with_workspace(background.run, str(big)):  # the indexer that turn started holds the lock
+    if not with_workspace(indexer.run, str(big)):  # the indexer that turn started holds the lock
         end = time.monotonic() + 60
         while background.running(str(tmp_path / "state")) and time.monotonic() < end:
             time.sleep(0.05)
@@ -83,7 +84,7 @@ def test_everything_is_scanned_again_after_a_minute(big, tmp_path, monkeypatch):
 def test_without_a_sample_or_a_full_scan_an_edit_in_place_waits(big, tmp_path, monkeypatch):
     doc = tmp_path / "docs" / "g4" / "d0004.md"
     doc.write_text("# Numbats\n\nbody 4\n")
-    monkeypatch.setattr(router, "SAMPLE_DOCS", 0)  # the quick scan is what it says: the folder is trusted
+    monkeypatch.setattr(workspace, "SAMPLE_DOCS", 0)  # the quick scan is what it says: the folder is trusted
     assert "g4/d0004.md" not in route(TurnRequest("numbats"), str(big)).text
 
 

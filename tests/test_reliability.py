@@ -164,7 +164,9 @@ def test_hostile_docs_never_leak(tmp_path):
         os.mknod(docs / "dev.md", 0o600 | 0o020000, os.makedev(1, 3))  # a character device like /dev/null
     except (PermissionError, OSError):
         pass
+    # A generous index budget: a loaded machine must not leave a doc to the background indexer here.
     (tmp_path / "config.yaml").write_text("docs: docs\nmax_doc_bytes: 1000000\ntiers: {hot: {max_files: 10}}\n"
+                                          "index_budget_ms: 20000\n"
                                           "keywords: {passwords.md: [passwords], outside/passwords.md: [pw]}\n")
     warnings: list[str] = []
     prompt = "passwords pw outside/passwords.md ok spacey long big empty bad-utf8 huge pipe bin dev"

@@ -126,7 +126,7 @@ def test_drifting_needle(needle_run, monkeypatch):
     # frozen docs stay in the index and the state remembers the frozen clusters
     monkeypatch.setenv("CTX_STATE", str(root / "state.db"))
     from context_router.faces.report import status
-    from context_router.router import with_workspace
+    from context_router.workspace import with_workspace
     st = with_workspace(lambda ws: status(ws, "default"), config)
     assert st.n_docs == 100 and st.frozen
 
@@ -206,10 +206,10 @@ def test_hook_path_imports_no_numpy(sample, enabled):
         "out = io.StringIO()\n"
         "run_hook('claude', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
         "assert 'lighthouse' in out.getvalue()\n"
-        "print(sorted({'numpy', 'context_router.turn.layers'} & (set(sys.modules) - before)))\n"
+        "print(sorted({'numpy', 'context_router.model'} & (set(sys.modules) - before)))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     subprocess.run([sys.executable, "-c", probe], env=env, check=True, capture_output=True, timeout=60)
     res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == ("['context_router.turn.layers']" if enabled else "[]")
+    assert res.stdout.strip() == ("['context_router.model']" if enabled else "[]")

@@ -38,7 +38,8 @@ def test_session_last_with_no_sessions_is_a_clear_error(ctx, sample):
 def test_idle_sessions_are_pruned_by_a_write_turn(ctx, sample):
     sample.write_text(sample.read_text() + "sessions: {keep_days: 2}\n")
     day = 86400.0
-    from context_router.router import run_turn, with_workspace
+    from context_router.router import run_turn
+    from context_router.workspace import with_workspace
 
     def turn(prompt: str, session: str, when: float, dry: bool = False) -> None:
         with_workspace(lambda ws: run_turn(ws, TurnRequest(prompt, session=session, dry_run=dry), now=when),

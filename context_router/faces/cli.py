@@ -48,7 +48,7 @@ def _session(value: str | None) -> str:
 
 def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any], create: bool = True) -> Any:
     """Run fn on the workspace; create=False for a command that only reads (it leaves no state behind)."""
-    from ..router import with_workspace
+    from ..workspace import with_workspace
 
     return with_workspace(fn, config, docs, warn=_warn, create=create)
 
@@ -237,6 +237,7 @@ def index(background: bool = typer.Option(False, "--background",
     \b
     Example: ctx index
     """
+    from .. import indexer
     from ..store import background as bg
     from ..store.state import ENV_STATE
 
@@ -248,7 +249,7 @@ def index(background: bool = typer.Option(False, "--background",
         if state and fd is None:
             return
         try:
-            _with_workspace(config, docs, lambda ws: bg.run(ws, held=fd is not None))
+            _with_workspace(config, docs, lambda ws: indexer.run(ws, held=fd is not None))
         finally:
             if fd is not None:
                 os.close(fd)
@@ -256,7 +257,7 @@ def index(background: bool = typer.Option(False, "--background",
     from .views import Progress
 
     with Progress("indexed") as tick:
-        ran = _with_workspace(config, docs, lambda ws: bg.run(ws, tick))
+        ran = _with_workspace(config, docs, lambda ws: indexer.run(ws, tick))
     print("index complete" if ran else "another indexer is running: it will finish the work")
 
 

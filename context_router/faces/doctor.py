@@ -13,9 +13,10 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import CtxError
-from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
+from ..router import TurnRequest, run_turn
 from ..store import index
 from ..store.state import watch_alive
+from ..workspace import Workspace, refresh, with_workspace
 from . import hooks, install
 
 TEST_PROMPT = "what does this project do?"

@@ -15,9 +15,10 @@ from typing import Any
 
 from .. import __version__
 from ..errors import CtxError
-from ..router import TurnRequest, Workspace, refresh, run_turn, with_workspace
+from ..router import TurnRequest, run_turn
 from ..turn import lexical
 from ..turn.words import content_words
+from ..workspace import Workspace, refresh, with_workspace
 from . import report
 
 MAX_DOC_RESOURCES = 500  # docs listed one by one as resources; past that, the template alone

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from ..errors import InputError
-from ..router import Workspace, refresh
 from ..store.index import user_doc_path
 from ..store.state import Pin
+from ..workspace import Workspace, refresh
 
 
 def parse_ttl(text: str) -> float:

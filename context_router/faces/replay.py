@@ -15,9 +15,10 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..router import TurnRequest, Workspace, refresh, run_turn
+from ..router import TurnRequest, run_turn
 from ..store import index
 from ..turn.tiers import HOT, Plan
+from ..workspace import Workspace, refresh
 
 KINDS_ORDER = ("keyword", "paraphrase", "followup")
 

@@ -6,10 +6,11 @@ import time
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..router import Workspace, current_index, doc_keywords, index_in_background, pin_floors, refresh
+from ..router import pin_floors
 from ..store import index
 from ..turn.keywords import WEAK_OWNERS, is_weak
 from ..turn.words import doc_name
+from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 
 
 @dataclass(frozen=True)

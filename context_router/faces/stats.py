@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..router import Workspace, refresh
 from ..store import index
 from ..store.state import CAUSE_SEPARATOR
+from ..workspace import Workspace, refresh
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

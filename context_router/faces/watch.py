@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CtxError, StateError
-from ..router import Workspace, open_workspace, refresh
 from ..store import index
 from ..store.state import WATCH_LOCK
+from ..workspace import Workspace, open_workspace, refresh
 
 WATCH_BATCH = 200  # docs stored per write transaction when a change arrives
 
 if TYPE_CHECKING:
-    from ..router import Warn
+    from ..workspace import Warn
 
 DEBOUNCE_SECONDS = 0.2
 
@@ -93,7 +93,7 @@ class Watcher:
         """Take the watch lock, bring the index up to date (in committed chunks, with progress), observe."""
         from watchdog.observers import Observer
 
-        from ..store import background
+        from .. import indexer
 
         lock_path = os.path.join(self.ws.store.folder, WATCH_LOCK)
         try:
@@ -110,10 +110,10 @@ class Watcher:
             os.close(self.lock_fd)
             self.lock_fd = None
             raise StateError(f"another ctx watch is already running on {self.ws.store.path}") from None
-        if not background.run(self.ws, progress, warn=self.warn):  # an indexer was at it: wait for it
+        if not indexer.run(self.ws, progress, warn=self.warn):  # an indexer was at it: wait for it
             with self.ws.store.transaction():
                 version = refresh(self.ws, self.warn).version
-            background.rebuild_model(self.ws, version)
+            indexer.rebuild_model(self.ws, version)
         config_path = self.ws.config.path
         handler = _Handler(self.pending, self.root, config_path)
         self.observer = Observer()
@@ -161,7 +161,7 @@ class Watcher:
         self.ws = fresh
         with self.ws.store.transaction():
             view = refresh(self.ws, self.warn)  # a changed config rebuilds the keyword index
-        from ..store.background import rebuild_model
+        from ..indexer import rebuild_model
 
         rebuild_model(self.ws, view.version)
         return [Event("config", "", f"reloaded {self.ws.config.path}")]
@@ -169,7 +169,7 @@ class Watcher:
     def _rescan(self) -> list[Event]:
         # A full rescan after the debounce handles moves of whole folders, editors' save-by-rename and ignore
         # files alike; it runs in this background process, never on a turn's path, and commits in batches.
-        from ..store.background import absorb, rebuild_model
+        from ..indexer import absorb, rebuild_model
 
         try:
             done = absorb(self.ws, warn=self.warn, batch=WATCH_BATCH)

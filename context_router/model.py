@@ -1,25 +1,29 @@
-"""The semantic step of a turn: goal vector, semantic recall, topic freeze and thaw, mass, intent.
+"""The semantic model's upkeep and the semantic step of a turn: goal vector, semantic recall, topic freeze and
+thaw, mass, intent.
 
-It runs between co-activation and pins (DESIGN §2) and speaks only through attention.Signal records, each
-with its cause: `semantic:<cosine>`, `freeze:<cluster>`, `thaw:<cluster>`. Its memory of a session (recent
-prompt vectors, frozen and active clusters, cached masses) is one small blob in the session's row.
+It keeps the model (turn/semantic.py's pure functions) in the store: builds it, folds changed docs in place.
+The step runs between co-activation and pins (DESIGN §2) and speaks only through attention.Signal records,
+each with its cause: `semantic:<cosine>`, `freeze:<cluster>`, `thaw:<cluster>`. Its memory of a session
+(recent prompt vectors, frozen and active clusters, cached masses) is one small blob in the session's row.
+It sits above the store and the stages, beside the workspace it works on: the turn and the background
+indexer both use it.
 """
 
 from __future__ import annotations
 
 import heapq
 
-from ..records import record
-from . import semantic
-from .attention import FLOOR, ZERO_SIGNAL, Signal
+from .records import record
+from .turn import semantic
+from .turn.attention import FLOOR, ZERO_SIGNAL, Signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from ..router import Workspace
-    from .attention import FileScore
+    from .records import FileScore
+    from .workspace import Workspace
 
 MODEL_KEY = "semantic"
 MASS_MOVE = 0.1  # recompute masses once the goal vector has moved this far (Euclidean)
