@@ -76,6 +76,20 @@ def test_a_doc_edited_on_disk_is_sent_again_with_what_changed(tmp_path):
     assert "already in this conversation (turn 1)" in again
 
 
+def test_a_cut_docs_long_opening_is_sent_once(tmp_path):
+    opening = "\n".join(f"Opening line {i} of the turbine guide, long enough to be cut." for i in range(40))
+    parts = "\n\n".join(f"## Part {i}\n\nSpindle{i} text. " + "filler words here " * 120 for i in range(8))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "turbine.md").write_text(f"# Turbine\n\n{opening}\n\n{parts}\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n"
+                                          "keywords: {turbine.md: [turbine]}\n", encoding="utf-8")
+    first = context(hook("claude", payload("turbine spindle2", tmp_path))[1])
+    assert "Opening line 0 of the turbine guide" in first and "Spindle2 text" in first
+    second = context(hook("claude", payload("turbine spindle5", tmp_path))[1])
+    assert "Spindle5 text" in second and "Opening line 0 of the turbine guide" not in second
+    assert "already in this conversation (turn 1)" in second
+
+
 def test_ctx_route_prints_everything_every_time_unless_asked(ctx, sample):
     first = ctx("route", "kestrel", "--config", str(sample)).out
     assert first.count("## Topology") >= 1

@@ -148,4 +148,4 @@ def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, 
         assert parts[j].text in done.text or j == 0
     for block in done.text.split("\n\n"):
         if not block.startswith("... [") and "(part)\n" not in block:
-            assert block.strip("\n") in body or block in sections._opening(body)
+            assert block.strip("\n") in body or block in sections.opening_of(body)

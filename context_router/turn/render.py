@@ -62,7 +62,7 @@ class MarkdownLayout:
                 f"Total chars: {stats.used:,} / {stats.budget:,} (≈{estimate_tokens(stats.used):,} tokens)"]
         if stats.intent:
             rows.append(f"Intent: {stats.intent}")
-        if stats.repeated is not None:
+        if stats.repeated:
             rows.append(f"Already in the conversation: {stats.repeated} (named, not sent again)")
         width = max(cells(head), *(cells(r) + 2 for r in rows))
         lines = ["╔" + head + "═" * (width - cells(head)) + "╗"]

@@ -94,7 +94,7 @@ def titles(body: str) -> list[str]:
 @record
 class Cut:
     text: str
-    parts: frozenset[int]  # the part numbers printed in full (0: the opening)
+    parts: frozenset[int]  # the part numbers printed (0: the opening, as opening_of shows it)
 
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
@@ -106,7 +106,7 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
-    opening = "" if 0 in sent else _opening(sections[0].text) if sections[0].text else header
+    opening = "" if 0 in sent else opening_of(sections[0].text) if sections[0].text else header
     short = 0 not in sent and opening != sections[0].text.strip("\n")  # a cut opening: the last line says so
     new = [j for j in range(1, len(rest) + 1) if j not in sent]
     kept: set[int] = set()
@@ -128,13 +128,13 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
                 break
     text = compose(opening, kept, short)
     if len(text) <= room:
-        return Cut(text, frozenset(kept | ({0} if opening and not short and sections[0].text else set())))
-    opening = "" if 0 in sent else _opening(header)
+        return Cut(text, frozenset(kept | ({0} if opening and sections[0].text else set())))
+    opening = "" if 0 in sent else opening_of(header)
     text = compose(opening, set(), True)
     return Cut(text, frozenset()) if len(text) <= room else None
 
 
-def _opening(text: str) -> str:
+def opening_of(text: str) -> str:
     """The start of a doc's opening part, at most OPENING_CHARS at a line's end, without markup that says
     nothing to a reader (script and style blocks, HTML comments)."""
     lines: list[str] = []

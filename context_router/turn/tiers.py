@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..records import record, replace
 from . import memory
+from .sections import opening_of
 from .sections import split as split_sections
 
 TYPE_CHECKING = False
@@ -198,23 +199,30 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
     lacks (a doc it holds unchanged is named in one line). None: not even a cut fits (shown as WARM)."""
     whole = memory.unit(memory.WHOLE, body)
     known = view.known
-    parts = [memory.unit(memory.PART, s.text) for s in split_sections(body)] if known is not None else []
+    split = split_sections(body) if known is not None else []
+    parts = [memory.unit(memory.PART, s.text) for s in split]
+    # A cut doc shows its opening shortened (opening_of): that is the unit the conversation holds of it.
+    opening = memory.unit(memory.PART, opening_of(split[0].text)) if split and split[0].text else ""
     if known is not None and whole in known:
         return Entry(cand.path, HOT, cand.score, layout.hot(index, cand.path, cand.score,
                                                              memory.already(known[whole], "the whole doc is")),
                      repeat=known[whole])
     sent = {j: known[h] for j, h in enumerate(parts) if known is not None and h in known}
+    if known is not None and 0 not in sent and opening in known:
+        sent[0] = known[opening]
     text = layout.hot(index, cand.path, cand.score, body)
     if not sent and measure(text) <= room:
         return Entry(cand.path, HOT, cand.score, text,
-                     units=(whole, *parts, memory.unit(memory.HEADER, view.header)) if known is not None else ())
+                     units=tuple(u for u in (whole, *parts, opening, memory.unit(memory.HEADER, view.header)) if u)
+                     if known is not None else ())
     changed = [t for k, t in (known or {}).items() if k.startswith(memory.WHOLE)]
     note = f"... [changed on disk since it was sent at turn {max(changed)}] ...\n" if changed else ""
     done = _cut(layout, index, cand, view, room - measure(note), measure, sent, note)
     if done is None:
         return None
     text, kept = done
-    return Entry(cand.path, HOT, cand.score, text, True, tuple(parts[j] for j in sorted(kept) if j < len(parts)))
+    units = tuple(u for u in (opening if j == 0 else parts[j] for j in sorted(kept) if j < len(parts)) if u)
+    return Entry(cand.path, HOT, cand.score, text, True, units)
 
 
 def _warm(layout: Layout, index: int, cand: Candidate, view: DocView) -> Entry:
