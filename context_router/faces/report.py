@@ -51,11 +51,12 @@ class Status:
         return out
 
 
-def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
+def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool = False) -> Status:
+    """implied: `session` is only the default (see Store.resolve_session)."""
     semantic_on = ws.config.semantic.enabled
     with ws.store.transaction():
         snap = current_index(ws, trust_index)
-        session = ws.store.resolve_session(session)
+        session = ws.store.resolve_session(session, implied)
         sess = ws.store.session(session)
         pinned, _ = pin_floors(ws, snap, time.time())
         known = ws.store.known(sess.scores)
@@ -95,11 +96,11 @@ class Explanation:
     history: tuple[tuple[int, float, str], ...]
 
 
-def explain(ws: Workspace, session: str, path: str) -> Explanation:
+def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
     path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
         current_index(ws, False)
-        session = ws.store.resolve_session(session)
+        session = ws.store.resolve_session(session, implied)
         history = ws.store.history(session, path)
         if not ws.store.known([path]) and not history:
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")

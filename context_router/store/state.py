@@ -669,12 +669,21 @@ class Store:
     def entropies(self, paths: Iterable[str]) -> dict[str, float]:
         return dict(self._select_in("SELECT path, entropy FROM docs WHERE path IN ({})", paths))
 
-    def resolve_session(self, name: str) -> str:
-        """A session name as given, or for `last` the session that wrote a turn most recently."""
+    def resolve_session(self, name: str, implied: bool = False) -> str:
+        """A session name as given, or for `last` the session that wrote a turn most recently.
+
+        implied: nobody named the session, `name` is only the default. A hook's turns run in the editor's
+        sessions, so a default session with no turns stands for the session that ran a turn most recently."""
         try:
             name.encode("utf-8")
         except UnicodeEncodeError:
             raise InputError(f"session name {name!r} is not valid UTF-8") from None
+        if implied and name != LAST_SESSION:
+            own = self.conn.execute("SELECT turn FROM sessions WHERE name = ?", (name,)).fetchone()
+            if own is None or own[0] == 0:
+                row = self.conn.execute("SELECT name FROM sessions WHERE turn > 0 ORDER BY updated DESC, name "
+                                        "LIMIT 1").fetchone()
+                return str(row[0]) if row is not None else name
         if name != LAST_SESSION:
             return name
         row = self.conn.execute("SELECT name FROM sessions ORDER BY updated DESC, name LIMIT 1").fetchone()
