@@ -24,7 +24,7 @@ IGNORE_FILES = (".gitignore", ".ctxignore")
 MAX_IGNORE_BYTES = 1_000_000
 MAX_IGNORE_LINES = 10_000
 MAX_PATTERN_CHARS = 512
-MAX_PATTERN_GLOBSTARS = 4
+MAX_PATTERN_GLOBSTARS = 32  # each `**` is a level of recursion in the matcher (globs.py)
 SNIFF_BYTES = 8192
 
 if TYPE_CHECKING:
@@ -132,8 +132,8 @@ def _ignore_fingerprint(root: str) -> tuple[tuple[str, int, int], ...]:
 
 
 class _Ignore:
-    """gitignore matching (pathspec) that remembers its answers: pathspec costs ~30 ms to import, so a turn
-    imports it only for paths it has not seen since the ignore files last changed."""
+    """gitignore matching (globs.py) that remembers its answers: a turn compiles the ignore files only for
+    paths it has not seen since they last changed."""
 
     def __init__(self, root: str, known: IgnoreAnswers | None):
         self.root = root
@@ -166,15 +166,15 @@ class _Ignore:
                                      f"{MAX_IGNORE_BYTES:,} bytes")
                 continue
             for line in data.decode("utf-8", errors="replace").splitlines()[:MAX_IGNORE_LINES]:
-                # pathspec turns each pattern into a regular expression: a long pattern full of `**` can
-                # backtrack for minutes on one path, so such patterns are left out (and said).
+                # The matcher's time grows with a pattern's length times the path's, and its depth with the
+                # `**`: a pattern beyond either bound is left out (and said).
                 if len(line) > MAX_PATTERN_CHARS or line.count("**") > MAX_PATTERN_GLOBSTARS:
                     self.warnings.append(f"ignored a pattern in {name}: too long or too many '**' to match safely")
                     continue
                 lines.append(line)
-        import pathspec
+        from .globs import Spec
 
-        return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
+        return Spec(lines).match_file
 
 
 class ScanTimeout(Exception):
@@ -186,7 +186,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     """Every indexable markdown file under root: relative path -> (mtime_ns, size); for a quick scan, those of
     the folders it listed again and the sampled ones (Scan.listed).
 
-    known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
+    known_ignores: the answers of an earlier scan (Scan.ignore), to skip matching while nothing changed.
     quick: trust the folders that have not changed since that scan (see Quick); ignored when the ignore
     files changed. deadline (time.monotonic()): raise ScanTimeout once the walk runs past it.
     """
