@@ -207,6 +207,16 @@ def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
              f"{os.path.basename(target)}, starting fresh")
 
 
+def _refuse_links(path: str) -> None:
+    """A state file that is a symbolic link is refused, as a pin key or a watch lock that is not a regular file
+    is: SQLite would create, write or set aside whatever it points at (a repo may ship `.ctx/state.db` linked
+    to a file of the user's)."""
+    for name in (path, *(path + suffix for suffix in ("-wal", "-shm", "-journal"))):
+        if os.path.islink(name):
+            raise StateError(f"state file {name} is a symbolic link: refused (remove it; to keep the state "
+                             f"elsewhere, point ${ENV_STATE} at the file itself)")
+
+
 class _Transaction:
     # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
     def __init__(self, store: Store, begin: str = "BEGIN IMMEDIATE"):
@@ -261,6 +271,8 @@ class Store:
                         fh.write("*\n")
         except OSError as exc:
             raise StateError(f"cannot create state folder {self.folder}: {exc.strerror}") from None
+        if self.path != MEMORY:
+            _refuse_links(self.path)
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         except sqlite3.OperationalError as exc:
