@@ -391,3 +391,37 @@ def test_the_wal_and_shm_removed_between_turns(ctx, sample, isolated_state):
     res = ctx("route", "lighthouse", "-f", "json", "--config", str(sample))
     assert res.code == 0 and res.err == "" and json.loads(res.out)["turn"] == 3
     assert "systems/lighthouse.md" in {f["path"] for f in json.loads(res.out)["files"]}
+
+
+def test_deep_front_matter_is_refused_before_parsing_and_the_named_doc_shows(ctx, tmp_path, monkeypatch):
+    import yaml
+
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)  # PyYAML without libyaml: the slow parser
+    deep = "x: " + "[" * 3000 + "]" * 3000
+    cfg = project(tmp_path, {**{f"deep{i}.md": f"---\n{deep}\n---\n# Deep {i}\n" for i in range(4)},
+                             "zeta.md": "# Zeta\n\nthe doc the prompt names\n"},
+                  "keywords: {zeta.md: [zeta]}\n")
+    start = time.monotonic()
+    res = ctx("route", "zeta", "--config", str(cfg), "-f", "json")
+    assert time.monotonic() - start < 1.5 and res.code == 0
+    assert json.loads(res.out)["files"][0]["path"] == "zeta.md"
+    assert res.err.count("invalid front matter: nested over 100 levels deep (not read)") == 4
+
+
+def test_front_matter_is_read_with_libyaml_where_installed(monkeypatch, tmp_path):
+    import yaml
+
+    from context_router.store import index
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML without libyaml")
+    used = []
+
+    class Spy(yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+        def __init__(self, stream):
+            used.append(stream)
+            super().__init__(stream)
+
+    monkeypatch.setattr(yaml, "CSafeLoader", Spy)
+    meta, body, warning = index.split_front_matter("---\nkeywords: [a, b]\n---\n# T\n")
+    assert (meta, warning, len(used)) == ({"keywords": ["a", "b"]}, None, 1)
