@@ -184,7 +184,8 @@ def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__)
+    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__,
+            lexical.FIELDS_VERSION)
 
 
 def vector_dims(cfg: Config) -> int | None:
