@@ -176,11 +176,85 @@ def is_ctx_config(path: str) -> bool:
             text = fh.read(65536)
     except OSError:
         return False
-    keys = set()
-    for line in text.splitlines():
-        if line and not line[0].isspace() and line[0] not in "#-" and ":" in line:
-            keys.add(line.split(":", 1)[0].strip().strip("'\""))
+    flow = _flow_start(text)
+    if flow is not None:
+        keys = _flow_keys(text, flow)
+    else:
+        keys = set()
+        for line in text.splitlines():
+            if line and not line[0].isspace() and line[0] not in "#-" and ":" in line:
+                keys.add(line.split(":", 1)[0].strip().strip("'\""))
     return not keys or bool(keys & set(DEFAULTS))
+
+
+def _flow_start(text: str) -> int | None:
+    """Where a flow-style (JSON-like) mapping opens, when the document is one: `{"docs": "docs", ...}`, after
+    any comments, directives and a `---` marker. None for a block-style document."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[at:end].strip()
+        if line.startswith("---"):
+            line = line[3:].strip()
+            at = end - len(line) if line else at
+        if line.startswith("{"):
+            return text.index("{", at)
+        if line and not line.startswith(("#", "%")):
+            return None
+        at = end + 1
+    return None
+
+
+_FLOW_KEY_END = ",{}[]\n"
+
+
+def _flow_keys(text: str, start: int) -> set[str]:
+    """The top-level keys of the flow mapping that opens at `start` (quoted or plain, nested values skipped), up
+    to the first ctx key: enough YAML to tell whose config it is, without loading PyYAML on the hook path."""
+    keys: set[str] = set()
+    depth, expect, i, n = 0, False, start, len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n":
+            i += 1
+            continue
+        if c == "#" and text[i - 1] in " \t\r\n":  # a comment runs to the end of its line
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c in "{[":
+            depth += 1
+            expect = depth == 1
+        elif c in "}]":
+            depth -= 1
+            if depth <= 0:
+                break
+            expect = False
+        elif c == ",":
+            expect = depth == 1
+        elif c == ":":
+            expect = False
+        else:
+            if c in "\"'":
+                j = i + 1
+                while j < n and text[j] != c:
+                    j += 2 if text[j] == "\\" and c == '"' else 1
+                token, i = text[i + 1:j], j + 1
+            else:
+                j = i
+                while j < n and text[j] not in _FLOW_KEY_END and not (
+                        text[j] == ":" and (j + 1 == n or text[j + 1] in " \t\r\n" or text[j + 1] in _FLOW_KEY_END)):
+                    j += 1
+                token, i = text[i:j].strip(), j
+            if expect:
+                keys.add(token)
+                if token in DEFAULTS:  # whose config it is is settled
+                    break
+            expect = False
+            continue
+        i += 1
+    return keys
 
 
 def parse_yaml(text: str, source: str) -> dict[str, Any]:

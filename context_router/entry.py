@@ -17,22 +17,32 @@ def _is_hook(args: list[str]) -> bool:
         "--help" not in args and "-h" not in args
 
 
+def _split_debug(args: list[str]) -> tuple[list[str], bool]:
+    """(the arguments without --debug, whether it was given). --debug is global, yet people put it after the
+    command (`ctx route --debug ...`), where the command's parser would call it unknown; after `--` it is a
+    prompt word."""
+    end = args.index("--") if "--" in args else len(args)
+    if "--debug" not in args[:end]:
+        return args, False
+    return [a for a in args[:end] if a != "--debug"] + args[end:], True
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args, debug = _split_debug(sys.argv[1:] if argv is None else argv)
     if _is_hook(args):
         from .faces.hooks import run_hook
 
-        return run_hook(args[1], args[2:])
+        return run_hook(args[1], args[2:])  # a hook never shows a traceback: the prompt must go through
     from .faces.cli import run
 
-    return run(args)
+    return run(["--debug", *args] if debug else args)
 
 
 def script() -> None:
     """Run as the `ctx` command. A hook turn ends without the interpreter's teardown (about 3 ms of module
     and garbage clean-up per prompt): by then its output is written and its state committed and closed."""
     code = main()
-    if _is_hook(sys.argv[1:]):
+    if _is_hook(_split_debug(sys.argv[1:])[0]):
         for stream in (sys.stdout, sys.stderr):
             try:
                 if stream is not None:

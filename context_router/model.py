@@ -169,10 +169,13 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     scored = ws.store.sem_by_path(scores)
     signals: list[Signal] = []
     relative = semantic.affinities(semantic.centroid_cosines(goal, meta["centroids"])) if goal else None
+    # A topic the conversation left thaws on evidence of this turn, not on the goal's memory alone: the prompt's
+    # own words must be on it too (a prompt about nothing the docs know, "gdplot018", thaws nothing).
+    said = semantic.affinities(semantic.centroid_cosines(prompt_vec, meta["centroids"])) if prompt_vec else None
     if relative is not None:
         for c, cos in enumerate(relative):
             if c in frozen:
-                if cos > sem.thaw_above:
+                if cos > sem.thaw_above and said is not None and said[c] >= sem.freeze_below:
                     signals += [Signal(p, FLOOR, cfg.warm.threshold, f"thaw:{c}") for p in frozen.pop(c)]
                     active.add(c)
             elif cos >= sem.freeze_below:

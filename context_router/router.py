@@ -307,7 +307,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
-        snap = current_index(ws, req.trust_index, read_only, warn)
+        snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None)
         name = store.resolve_session(req.session)
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent

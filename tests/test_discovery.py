@@ -74,3 +74,26 @@ def test_the_state_folder_ignores_itself(ctx, tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     assert ctx("route", "harbor").code == 0
     assert (root / ".ctx" / ".gitignore").read_text() == "*\n"
+
+
+def test_a_config_in_flow_style_is_ctx_config(ctx, tmp_path, monkeypatch):
+    root = repo(tmp_path)
+    (root / "config.yaml").write_text(
+        '{"docs": "docs", "keywords": {"systems/harbor.md": ["ingest box"]}, "rate_limit": {"turns_per_minute": 0}}\n',
+        encoding="utf-8")
+    code, out, err = hook("claude", payload("is the ingest box up?", root / "src" / "app"))
+    assert (code, err) == (0, "") and "HOT] systems/harbor.md" in json.loads(out)["hookSpecificOutput"][
+        "additionalContext"]
+    (root / "config.yaml").write_text("# ctx\n---\n{docs: docs,\n  keywords: {systems/harbor.md: [ingest box]}}\n",
+                                      encoding="utf-8")
+    monkeypatch.chdir(root / "src")
+    assert "HOT] systems/harbor.md" in ctx("route", "the ingest box").out
+
+
+def test_another_tools_config_in_flow_style_is_passed_over(ctx, tmp_path, monkeypatch):
+    root = repo(tmp_path)
+    for text in ('{"title": "My site", "theme": {"docs": "x"}}\n', '{\n  "title": "a: b",\n  "theme": "minimal"\n}\n'):
+        (root / "src" / "config.yaml").write_text(text, encoding="utf-8")
+        monkeypatch.chdir(root / "src")
+        res = ctx("route", "harbor")
+        assert res.code == 0 and "HOT] systems/harbor.md" in res.out, text

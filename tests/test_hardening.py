@@ -361,3 +361,67 @@ def test_a_read_only_turn_serves_a_stale_model_without_writing(sample, isolated_
         holder.close()
     assert "served read-only" in res.notices[-1]
     assert "systems/kestrel.md" in {e.path for e in res.plan.entries}
+
+
+@pytest.mark.parametrize("name", ["state.db", "state.db-wal", "state.db-shm"])
+@pytest.mark.parametrize("target", ["missing", "empty"])
+def test_a_state_file_that_is_a_symlink_is_refused(ctx, tmp_path, monkeypatch, name, target):
+    monkeypatch.delenv("CTX_STATE")
+    cfg = project(tmp_path, {"a.md": "# Alpha\n"})
+    victim = tmp_path / "elsewhere" / "users-file"
+    victim.parent.mkdir()
+    if target == "empty":
+        victim.write_bytes(b"")
+    (tmp_path / ".ctx").mkdir()
+    (tmp_path / ".ctx" / name).symlink_to(victim)
+    res = ctx("route", "alpha", "--config", str(cfg))
+    assert res.code == 1 and res.out == "" and res.err.count("\n") == 1
+    assert f"state file {tmp_path / '.ctx' / name} is a symbolic link: refused" in res.err
+    assert (victim.read_bytes() == b"") if target == "empty" else not victim.exists()  # never written through
+    code, out, err = hook("claude", payload("alpha", tmp_path))
+    assert (code, out) == (0, "") and "is a symbolic link: refused" in err
+    assert (tmp_path / ".ctx" / name).is_symlink()  # left as it is: it is the user's to remove
+
+
+def test_the_wal_and_shm_removed_between_turns(ctx, sample, isolated_state):
+    assert ctx("route", "kestrel", "--config", str(sample)).code == 0
+    assert ctx("route", "vault", "--config", str(sample)).code == 0
+    for suffix in ("-wal", "-shm"):  # a cleanup between two turns (each turn closes the database)
+        Path(str(isolated_state) + suffix).unlink(missing_ok=True)
+    res = ctx("route", "lighthouse", "-f", "json", "--config", str(sample))
+    assert res.code == 0 and res.err == "" and json.loads(res.out)["turn"] == 3
+    assert "systems/lighthouse.md" in {f["path"] for f in json.loads(res.out)["files"]}
+
+
+def test_deep_front_matter_is_refused_before_parsing_and_the_named_doc_shows(ctx, tmp_path, monkeypatch):
+    import yaml
+
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)  # PyYAML without libyaml: the slow parser
+    deep = "x: " + "[" * 3000 + "]" * 3000
+    cfg = project(tmp_path, {**{f"deep{i}.md": f"---\n{deep}\n---\n# Deep {i}\n" for i in range(4)},
+                             "zeta.md": "# Zeta\n\nthe doc the prompt names\n"},
+                  "keywords: {zeta.md: [zeta]}\n")
+    start = time.monotonic()
+    res = ctx("route", "zeta", "--config", str(cfg), "-f", "json")
+    assert time.monotonic() - start < 1.5 and res.code == 0
+    assert json.loads(res.out)["files"][0]["path"] == "zeta.md"
+    assert res.err.count("invalid front matter: nested over 100 levels deep (not read)") == 4
+
+
+def test_front_matter_is_read_with_libyaml_where_installed(monkeypatch, tmp_path):
+    import yaml
+
+    from context_router.store import index
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML without libyaml")
+    used = []
+
+    class Spy(yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+        def __init__(self, stream):
+            used.append(stream)
+            super().__init__(stream)
+
+    monkeypatch.setattr(yaml, "CSafeLoader", Spy)
+    meta, body, warning = index.split_front_matter("---\nkeywords: [a, b]\n---\n# T\n")
+    assert (meta, warning, len(used)) == ({"keywords": ["a", "b"]}, None, 1)

@@ -195,7 +195,7 @@ HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog",
 @pytest.mark.parametrize("ignore_file", [False, True])
 def test_hook_path_imports_nothing_heavy(sample, ignore_file):
     """A warm hook turn (config cached, index built) has none of the heavy modules loaded; with a .gitignore,
-    pathspec is asked only about paths it has not answered yet."""
+    the ignore files are matched only against paths they have not answered yet."""
     if ignore_file:
         (sample.parent / "docs-sample" / ".gitignore").write_text("drafts/\n")
     probe = (

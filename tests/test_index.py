@@ -1,10 +1,13 @@
 import os
 import socket
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from context_router.errors import DocsError
-from context_router.store import index
+from context_router.store import globs, index
 
 from .conftest import write_docs
 
@@ -109,3 +112,37 @@ def test_oversize_doc_indexed_by_header(tmp_path):
     write_docs(tmp_path, {"big.md": LONG * 50})
     doc = index.load_doc(str(tmp_path), "big.md", (1, len(LONG) * 50), 25, 1000)
     assert doc is not None and doc.oversize and doc.truncated and doc.title == "Long"
+
+
+def test_ignore_patterns_with_many_single_stars_match_at_once(tmp_path):
+    # Twenty-one `*` around `a`: a backtracking regex takes minutes on an 80-char name that fails to match.
+    hostile = "*a" * 20 + "*c.md"
+    write_docs(tmp_path, {"a" * 80 + ".md": "a", "ba" * 20 + "c.md": "b", "sub/" + "a" * 200 + "c.md": "c",
+                          ".gitignore": hostile + "\n"})
+    start = time.monotonic()
+    scan = index.scan(str(tmp_path))
+    assert time.monotonic() - start < 2
+    assert sorted(scan.files) == ["a" * 80 + ".md"] and scan.warnings == ()  # the pattern holds, and is kept
+
+
+GLOB_PARTS = ["a", "b", "*", "?", "/", "**", "[ab]", "[a-b]", "\\*", "!"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(GLOB_PARTS), min_size=1, max_size=7).map("".join),
+                      min_size=1, max_size=3),
+       paths=st.lists(st.lists(st.sampled_from(["a", "b", "ab", "ba", "a*"]), min_size=1, max_size=5)
+                      .map("/".join), min_size=1, max_size=6),
+       folder=st.booleans())
+def test_ignore_matching_agrees_with_pathspec(lines, paths, folder):
+    """The matcher that replaced pathspec answers as pathspec's GitIgnoreSpec does."""
+    import pathspec
+
+    try:
+        reference = pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # a line pathspec refuses outright; ours drops it, as git does
+        return
+    ours = globs.Spec(lines)
+    for path in paths:
+        path += "/" if folder else ""
+        assert ours.match_file(path) == reference.match_file(path), (lines, path)

@@ -191,3 +191,33 @@ def test_a_follow_up_whose_words_point_elsewhere_keeps_the_conversations_doc(ctx
     follow = turn(ctx, cfg, "ok, how would I test that before a release?")
     billing = next(f for f in follow["files"] if f["path"] == "modules/billing.md")
     assert billing["tier"] == HOT and "lexical:kept" in billing["reasons"]
+
+
+def test_a_number_inside_a_name_is_no_evidence_for_a_doc_whose_path_has_it(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {
+        **{f"borealis/bx-{i:03}.md": f"# Borealis station\n\nAn aurora camera on the ridge, unit {'ab'[i % 2]}.\n"
+           for i in range(1, 25)},
+        "plotting/figures.md": "# Plotting\n\nThe plotting library draws the figures; its renderer crashes on an "
+                               "empty canvas.\n",
+        "plotting/colours.md": "# Colours\n\nColour maps for the figures.\n"})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n")
+
+    def shown(prompt: str, session: str) -> list[str]:
+        res = ctx("route", prompt, "-f", "json", "--session", session, "--config", str(cfg))
+        return [f["path"] for f in json.loads(res.out)["files"]] if res.out else []
+
+    for prompt in ("why does gdplot018 crash?", "and gdplot018 again", "gdplot018 crash"):
+        assert not [p for p in shown(prompt, "s1") if p.startswith("borealis/")], prompt
+    assert shown("what is on bx-018?", "s2")[0] == "borealis/bx-018.md"  # the name written as the path has it
+    assert shown("is bx018 up?", "s3")[0] == "borealis/bx-018.md"
+
+
+def test_digits_split_off_an_identifier_are_no_query_word():
+    from context_router.turn.lexical import fields
+    from context_router.turn.words import content_words
+
+    assert content_words("gdplot018 crashed") == ["gdplot018", "gdplot", "crashed"]
+    assert content_words("is bx-018 on port 8040?") == ["bx", "018", "bx018", "port", "8040"]
+    assert fields("borealis/bx-018.md", "Station", "")[0] == "borealis bx bx018"
+    assert fields("runs/gdplot018.md", "Run", "see gdplot018")[3] == "see gdplot018\ngdplot"

@@ -213,3 +213,19 @@ def test_hook_path_imports_no_numpy(sample, enabled):
     res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == ("['context_router.model']" if enabled else "[]")
+
+
+def test_a_frozen_topic_needs_this_prompts_evidence_to_thaw(tmp_path, monkeypatch):
+    """A prompt about nothing the docs know (a name like gdplot018) thaws no topic, even while the goal's
+    memory of the last prompts leans back towards a frozen one; prompts on the topic still thaw it."""
+    monkeypatch.setenv("CTX_STATE", str(tmp_path / "state.db"))
+    config = str(needle.generate(tmp_path))
+    for p in needle.prompts("project", 30, 1) + needle.prompts("cooking", 30, 2):
+        route(TurnRequest(p), config)
+    back = [route(TurnRequest(p), config) for p in needle.prompts("project", 6, 3)]
+    noise = [route(TurnRequest(p), config) for p in ("why does gdplot018 crash?", "gdplot018 again", "zzq wobble 77")]
+
+    def thaws(turns):
+        return {c for t in turns for causes in t.causes.values() for c in causes if c.startswith("thaw:")}
+
+    assert thaws(back) and not thaws(noise)

@@ -60,3 +60,37 @@ def test_keep_days_is_validated(ctx, sample):
     sample.write_text(sample.read_text() + "sessions: {keep_days: 0}\n")
     res = ctx("route", "x", "--config", str(sample))
     assert res.code == 2 and "sessions.keep_days" in res.err
+
+
+def test_views_without_a_session_show_the_hook_session_when_default_has_no_turns(ctx, sample):
+    payload = json.dumps({"session_id": "editor-abc", "cwd": str(sample.parent), "prompt": "is kestrel up?"})
+    ctx("hook", "claude", stdin=payload.encode())
+    ctx("route", "vault", "--session", "older-one", "--config", str(sample))
+    ctx("hook", "claude", stdin=payload.replace("is kestrel up?", "and its dome?").encode())
+    note = ("ctx: note: session 'default' has no turns; showing 'editor-abc', the session that ran a turn most "
+            "recently (--session NAME for another; `ctx sessions` lists them)\n")
+    res = ctx("stats", "--json", "--config", str(sample))
+    assert res.code == 0 and json.loads(res.out)["sessions"] == ["editor-abc"] and res.err == note
+    res = ctx("status", "--json", "--config", str(sample))
+    assert res.code == 0 and json.loads(res.out)["session"] == "editor-abc" and res.err == note
+    res = ctx("explain", "systems/kestrel.md", "--config", str(sample))
+    assert res.code == 0 and "in session 'editor-abc' at turn 2" in res.out and res.err == note
+    res = ctx("chart", "--config", str(sample))
+    assert res.code == 0 and "session editor-abc" in res.out and res.err == note
+    assert json.loads(ctx("stats", "--all", "--json", "--config", str(sample)).out)["sessions"] == \
+        ["editor-abc", "older-one"]
+    # A session named on purpose is that session, turns or none.
+    res = ctx("stats", "--session", "default", "--config", str(sample))
+    assert res.code == 2 and res.err.strip() == "ctx: error: no turns recorded in session 'default'"
+
+
+def test_views_without_a_session_keep_default_once_it_has_turns(ctx, sample, monkeypatch):
+    ctx("route", "kestrel", "--session", "abc", "--config", str(sample))
+    ctx("route", "vault", "--config", str(sample))
+    ctx("route", "lighthouse", "--session", "abc", "--config", str(sample))
+    res = ctx("status", "--json", "--config", str(sample))
+    assert json.loads(res.out)["session"] == "default" and res.err == ""
+    monkeypatch.setenv("CTX_SESSION", "default")  # named through the environment: kept even with no turns
+    ctx("reset", "--config", str(sample))
+    res = ctx("status", "--json", "--config", str(sample))
+    assert json.loads(res.out)["session"] == "default" and res.err == ""

@@ -36,6 +36,7 @@ ConfigOpt = typer.Option(None, "--config", help="config.yaml to use (else $CTX_C
 SessionOpt = typer.Option(None, "--session",
                           help="Session name, or 'last' for the most recent (else $CTX_SESSION, else 'default').")
 DocsOpt = typer.Option(None, "--docs", help="Docs folder, overriding the config's 'docs'.")
+DEFAULT_SESSION = "default"
 
 
 def _warn(message: str) -> None:
@@ -43,7 +44,18 @@ def _warn(message: str) -> None:
 
 
 def _session(value: str | None) -> str:
-    return value or os.environ.get(ENV_SESSION) or "default"
+    return value or os.environ.get(ENV_SESSION) or DEFAULT_SESSION
+
+
+def _implied(value: str | None) -> bool:
+    """Nobody named a session: a view may stand the default for the most recent one that ran turns."""
+    return not (value or os.environ.get(ENV_SESSION))
+
+
+def _say_session(value: str | None, shown: str) -> None:
+    if _implied(value) and shown != DEFAULT_SESSION:
+        _warn(f"note: session {DEFAULT_SESSION!r} has no turns; showing {shown!r}, the session that ran a turn "
+              "most recently (--session NAME for another; `ctx sessions` lists them)")
 
 
 def _with_workspace(config: str | None, docs: str | None, fn: Callable[[Any], Any], create: bool = True) -> Any:
@@ -120,7 +132,8 @@ def status(session: str | None = SessionOpt, as_json: bool = typer.Option(False,
     from . import report
 
     def view(ws: Any) -> None:
-        st = report.status(ws, _session(session))
+        st = report.status(ws, _session(session), implied=_implied(session))
+        _say_session(session, st.session)
         if as_json:
             print(json.dumps(st.to_dict(), ensure_ascii=False))
             return
@@ -143,8 +156,10 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
     from . import report
     from .views import explanation
 
-    print(explanation(_with_workspace(config, docs, lambda ws: report.explain(ws, _session(session), path),
-                                      create=False)))
+    ex = _with_workspace(config, docs, lambda ws: report.explain(ws, _session(session), path, _implied(session)),
+                         create=False)
+    _say_session(session, ex.session)
+    print(explanation(ex))
 
 
 @app.command()
@@ -276,7 +291,9 @@ def stats(session: str | None = SessionOpt, all_: bool = typer.Option(False, "--
 
     count = token_counter()
     st = _with_workspace(config, docs, lambda ws: stats_mod.compute(
-        ws, None if all_ else [ws.store.resolve_session(_session(session))], count))
+        ws, None if all_ else [ws.store.resolve_session(_session(session), _implied(session))], count))
+    if not all_:
+        _say_session(session, st.sessions[0])
     print(json.dumps(st.to_dict(), ensure_ascii=False) if as_json else stats_report(st))
 
 
@@ -300,7 +317,9 @@ def chart(session: str | None = SessionOpt,
         raise InputError(f"--docs must be at least 1, got {top}")
     if last is not None and last < 1:
         raise InputError(f"--last must be at least 1, got {last}")
-    data = _with_workspace(config, None, lambda ws: stats_mod.chart(ws, _session(session), top, last))
+    data = _with_workspace(config, None, lambda ws: stats_mod.chart(ws, _session(session), top, last,
+                                                                    _implied(session)))
+    _say_session(session, data.session)
     console = Console()
     print(chart_text(data, console.width, console.is_terminal))
     if svg is not None:
@@ -693,8 +712,9 @@ def mcp_install_codex(project: str | None = ProjectOpt) -> None:
 
 
 def run(argv: list[str]) -> int:
-    """Run the app; errors become one line on stderr and their exit code (tracebacks with --debug)."""
-    debug = "--debug" in argv
+    """Run the app; errors become one line on stderr and their exit code (tracebacks with --debug, which
+    entry.main puts first wherever it was given)."""
+    debug = argv[:1] == ["--debug"]
     try:
         rc = app(args=argv, prog_name="ctx", standalone_mode=False)
     except CtxError as exc:
@@ -715,8 +735,9 @@ def run(argv: list[str]) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ctx` or `ctx hook`: its help is the answer
             print(exc.ctx.get_help())  # type: ignore[attr-defined]
             return 0
-        # typer's usage errors (its bundled click's ClickException) carry their own message and exit code.
-        if debug or not hasattr(exc, "format_message"):
+        # typer's usage errors (its bundled click's ClickException) carry their own message and exit code;
+        # they are the user's to fix, so even --debug shows the line, not a traceback of the parser.
+        if not hasattr(exc, "format_message"):
             raise
         _warn(f"error: {exc.format_message()}")
         return int(getattr(exc, "exit_code", EXIT_USAGE))

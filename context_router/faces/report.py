@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..router import pin_floors
 from ..store import index
-from ..turn.keywords import WEAK_OWNERS, is_weak
+from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 
@@ -52,11 +52,12 @@ class Status:
         return out
 
 
-def status(ws: Workspace, session: str, trust_index: bool = False) -> Status:
+def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool = False) -> Status:
+    """implied: `session` is only the default (see Store.resolve_session)."""
     semantic_on = ws.config.semantic.enabled
     with ws.store.transaction():
         snap = current_index(ws, trust_index)
-        session = ws.store.resolve_session(session)
+        session = ws.store.resolve_session(session, implied)
         sess = ws.store.session(session)
         pinned, _ = pin_floors(ws, snap, time.time())
         known = ws.store.known(sess.scores)
@@ -96,11 +97,11 @@ class Explanation:
     history: tuple[tuple[int, float, str], ...]
 
 
-def explain(ws: Workspace, session: str, path: str) -> Explanation:
+def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
     path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
         current_index(ws, False)
-        session = ws.store.resolve_session(session)
+        session = ws.store.resolve_session(session, implied)
         history = ws.store.history(session, path)
         if not ws.store.known([path]) and not history:
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
@@ -145,7 +146,9 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         if not doc.title:
             findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))
     owners: dict[str, set[str]] = {}
-    configured: dict[str, set[str]] = {}  # keywords the user wrote (config, front matter): auto ones are names
+    # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
+    # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.
+    configured: dict[str, set[str]] = {}
     for path, doc in docs.items():
         for kw in doc_keywords(cfg, doc):
             if kw != path:
@@ -153,19 +156,33 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         for kw in (*cfg.keywords.get(path, ()), *doc.keywords):
             configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
     for kw, named in sorted(owners.items()):
+        if kw not in configured:
+            continue
         if len(named) >= WEAK_OWNERS:
             findings.append(Finding("warning", f"keyword {kw!r} names {len(named)} docs, so it is weak: it lifts "
                                                "them to WARM, never HOT alone; give each doc a word of its own"))
-        elif kw in configured and is_weak(kw, len(named)):
-            doc_names = ", ".join(sorted(configured[kw]))
-            findings.append(Finding("warning", f"keyword {kw!r} ({doc_names}) is a common word, so it is weak: it "
-                                               "lifts the doc to WARM, never HOT alone; a phrase says more "
-                                               f"(e.g. '{_plain(doc_name(sorted(configured[kw])[0]))} {kw}')"))
+        elif is_weak(kw, len(named)):
+            first = sorted(configured[kw])[0]
+            findings.append(Finding("warning", f"keyword {kw!r} ({', '.join(sorted(configured[kw]))}) is a common "
+                                               "word, so it is weak: it lifts the doc to WARM, never HOT alone; "
+                                               f"a phrase says more{_phrase(kw, first, docs[first].title)}"))
     return tuple(findings)
 
 
+def _phrase(keyword: str, path: str, title: str) -> str:
+    """An example phrase for a weak keyword: the doc's name, title or folder before it, the first of them
+    that does not hold the keyword already ('cache cache' says no more than 'cache')."""
+    own = set(keyword_tokens(keyword))
+    folders = path.split("/")[:-1]
+    for name in (doc_name(path), title, *reversed(folders)):
+        words = _plain(name).split()
+        if words and not own & set(keyword_tokens(" ".join(words))):
+            return f" (e.g. '{' '.join(words)} {keyword}')"
+    return " (two or three words people use for this doc)"
+
+
 def _plain(name: str) -> str:
-    return name.replace("-", " ").replace("_", " ").lower()
+    return name.replace("-", " ").replace("_", " ").replace("/", " ").lower()
 
 
 def show(ws: Workspace, path: str, section: str | None = None) -> str:

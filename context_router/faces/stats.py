@@ -162,11 +162,12 @@ class Chart:
     warm: float
 
 
-def chart(ws: Workspace, session: str, n_docs: int, last: int | None) -> Chart:
+def chart(ws: Workspace, session: str, n_docs: int, last: int | None, implied: bool = False) -> Chart:
     """Each doc's score turn by turn (0 where the history has no row: the doc was COLD and dropped), for the
-    n_docs docs whose scores summed highest, over the last `last` turns."""
+    n_docs docs whose scores summed highest, over the last `last` turns. implied: `session` is only the
+    default (see Store.resolve_session)."""
     with ws.store.transaction():
-        session = ws.store.resolve_session(session)
+        session = ws.store.resolve_session(session, implied)
         rows = ws.store.all_history(session)
         total = ws.store.session(session).turn
     if not rows:

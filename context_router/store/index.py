@@ -16,7 +16,7 @@ from ..records import doc_path, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Collection, Mapping
     from typing import Any
 
     from ..records import DocText
@@ -26,7 +26,7 @@ IGNORE_FILES = (".gitignore", ".ctxignore")
 MAX_IGNORE_BYTES = 1_000_000
 MAX_IGNORE_LINES = 10_000
 MAX_PATTERN_CHARS = 512
-MAX_PATTERN_GLOBSTARS = 4
+MAX_PATTERN_GLOBSTARS = 32  # each `**` is a level of recursion in the matcher (globs.py)
 SNIFF_BYTES = 8192
 
 if TYPE_CHECKING:
@@ -127,8 +127,8 @@ def _ignore_fingerprint(root: str) -> tuple[tuple[str, int, int], ...]:
 
 
 class _Ignore:
-    """gitignore matching (pathspec) that remembers its answers: pathspec costs ~30 ms to import, so a turn
-    imports it only for paths it has not seen since the ignore files last changed."""
+    """gitignore matching (globs.py) that remembers its answers: a turn compiles the ignore files only for
+    paths it has not seen since they last changed."""
 
     def __init__(self, root: str, known: IgnoreAnswers | None):
         self.root = root
@@ -161,15 +161,15 @@ class _Ignore:
                                      f"{MAX_IGNORE_BYTES:,} bytes")
                 continue
             for line in data.decode("utf-8", errors="replace").splitlines()[:MAX_IGNORE_LINES]:
-                # pathspec turns each pattern into a regular expression: a long pattern full of `**` can
-                # backtrack for minutes on one path, so such patterns are left out (and said).
+                # The matcher's time grows with a pattern's length times the path's, and its depth with the
+                # `**`: a pattern beyond either bound is left out (and said).
                 if len(line) > MAX_PATTERN_CHARS or line.count("**") > MAX_PATTERN_GLOBSTARS:
                     self.warnings.append(f"ignored a pattern in {name}: too long or too many '**' to match safely")
                     continue
                 lines.append(line)
-        import pathspec
+        from .globs import Spec
 
-        return pathspec.GitIgnoreSpec.from_lines(lines).match_file  # type: ignore[no-any-return]
+        return Spec(lines).match_file
 
 
 class ScanTimeout(Exception):
@@ -181,7 +181,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
     """Every indexable markdown file under root: relative path -> (mtime_ns, size); for a quick scan, those of
     the folders it listed again and the sampled ones (Scan.listed).
 
-    known_ignores: the answers of an earlier scan (Scan.ignore), to skip pathspec while nothing changed.
+    known_ignores: the answers of an earlier scan (Scan.ignore), to skip matching while nothing changed.
     quick: trust the folders that have not changed since that scan (see Quick); ignored when the ignore
     files changed. deadline (time.monotonic()): raise ScanTimeout once the walk runs past it.
     """
@@ -386,15 +386,51 @@ def _front_matter_block(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+MAX_FRONT_MATTER_DEPTH = 100
+
+
+def _nesting(block: str) -> int:
+    """An upper bound on how deep a YAML block nests, read without YAML: the flow brackets open at once, or the
+    indentation levels plus the `- ` items that open on one line, whichever is more."""
+    flow = flow_max = 0
+    for ch in block:
+        if ch in "[{":
+            flow += 1
+            flow_max = max(flow_max, flow)
+        elif ch in "]}" and flow:
+            flow -= 1
+    indents: list[int] = []
+    block_max = 0
+    for line in block.splitlines():
+        rest = line.lstrip(" ")
+        if not rest or rest.startswith("#"):
+            continue
+        indent = len(line) - len(rest)
+        while indents and indents[-1] >= indent:
+            indents.pop()
+        indents.append(indent)
+        dashes = 0
+        while rest.startswith("- ") or rest == "-":
+            dashes += 1
+            rest = rest[2:].lstrip(" ")
+        block_max = max(block_max, len(indents) + dashes)
+    return max(flow_max, block_max)
+
+
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """(front matter, body, warning)."""
     block, body = _front_matter_block(text)
     if block is None:
         return {}, body, None
+    if _nesting(block) > MAX_FRONT_MATTER_DEPTH:
+        # PyYAML's pure-Python parser spends about a second failing on a few thousand levels: four such docs
+        # took a whole turn's indexing time. No front matter of ours nests a tenth as deep.
+        return {}, body, f"invalid front matter: nested over {MAX_FRONT_MATTER_DEPTH} levels deep (not read)"
     import yaml  # only for docs that changed and carry front matter
 
     try:
-        data = yaml.safe_load(block)
+        # libyaml's safe loader where PyYAML has it (as for config.yaml): ten times faster than the pure-Python one.
+        data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
@@ -486,11 +522,13 @@ class Changes:
 
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
-         max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None) -> Changes:
+         max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None,
+         first: Callable[[list[str]], Collection[str]] | None = None) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
-    (time.monotonic()) the docs still to read are left `pending`.
+    (time.monotonic()) the docs still to read are left `pending`; `first` picks, among the docs to read, those
+    to read before the others (the ones a turn's prompt names), so a turn short of time has them.
     """
     import time
 
@@ -498,9 +536,13 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
     skipped: list[str] = []
     warnings: list[str] = []
     pending: list[str] = []
-    for rel, st in found.items():
-        if cached.get(rel) == st:
-            continue
+    todo = [rel for rel, st in found.items() if cached.get(rel) != st]
+    if first is not None and deadline is not None and len(todo) > 1:
+        named = first(todo)
+        if named:
+            todo = [rel for rel in todo if rel in named] + [rel for rel in todo if rel not in named]
+    for rel in todo:
+        st = found[rel]
         if pending or (deadline is not None and changed and time.monotonic() > deadline):
             pending.append(rel)
             continue

@@ -209,6 +209,16 @@ def set_aside(path: str, reason: BaseException, warn: Any = None) -> None:
              f"{os.path.basename(target)}, starting fresh")
 
 
+def _refuse_links(path: str) -> None:
+    """A state file that is a symbolic link is refused, as a pin key or a watch lock that is not a regular file
+    is: SQLite would create, write or set aside whatever it points at (a repo may ship `.ctx/state.db` linked
+    to a file of the user's)."""
+    for name in (path, *(path + suffix for suffix in ("-wal", "-shm", "-journal"))):
+        if os.path.islink(name):
+            raise StateError(f"state file {name} is a symbolic link: refused (remove it; to keep the state "
+                             f"elsewhere, point ${ENV_STATE} at the file itself)")
+
+
 class _Transaction:
     # A class rather than contextlib.contextmanager: contextlib costs ~3 ms to import on the hook path.
     def __init__(self, store: Store, begin: str = "BEGIN IMMEDIATE"):
@@ -263,6 +273,8 @@ class Store:
                         fh.write("*\n")
         except OSError as exc:
             raise StateError(f"cannot create state folder {self.folder}: {exc.strerror}") from None
+        if self.path != MEMORY:
+            _refuse_links(self.path)
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         except sqlite3.OperationalError as exc:
@@ -672,12 +684,21 @@ class Store:
     def entropies(self, paths: Iterable[str]) -> dict[str, float]:
         return dict(self._select_in("SELECT path, entropy FROM docs WHERE path IN ({})", paths))
 
-    def resolve_session(self, name: str) -> str:
-        """A session name as given, or for `last` the session that wrote a turn most recently."""
+    def resolve_session(self, name: str, implied: bool = False) -> str:
+        """A session name as given, or for `last` the session that wrote a turn most recently.
+
+        implied: nobody named the session, `name` is only the default. A hook's turns run in the editor's
+        sessions, so a default session with no turns stands for the session that ran a turn most recently."""
         try:
             name.encode("utf-8")
         except UnicodeEncodeError:
             raise InputError(f"session name {name!r} is not valid UTF-8") from None
+        if implied and name != LAST_SESSION:
+            own = self.conn.execute("SELECT turn FROM sessions WHERE name = ?", (name,)).fetchone()
+            if own is None or own[0] == 0:
+                row = self.conn.execute("SELECT name FROM sessions WHERE turn > 0 ORDER BY updated DESC, name "
+                                        "LIMIT 1").fetchone()
+                return str(row[0]) if row is not None else name
         if name != LAST_SESSION:
             return name
         row = self.conn.execute("SELECT name FROM sessions ORDER BY updated DESC, name LIMIT 1").fetchone()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..records import record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
-from .words import GENERIC_NAMES, content_words, split_identifier, split_words, tokens_of
+from .words import GENERIC_NAMES, content_words, joined_name, split_identifier, split_words, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,12 +39,30 @@ SECTION_LIMIT = 60  # sections kept per turn's ranking
 SECTION_SHARE = 1.0  # weight of a doc's best section beside its whole text in the doc's rank
 
 
+FIELDS_VERSION = 2  # how fields() writes a doc's text; the index is built anew when it changes
+
+
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
     """(path, title, headings, body) as indexed: identifiers gain their split parts, generic file names and
     the extension say nothing about a doc and are left out of its path."""
-    path_words = " ".join(w for w in split_words(path) if w not in GENERIC_NAMES and w != "md")
-    headings = "\n".join(line.lstrip("#").strip() for line in _heading_lines(body))
-    return path_words, _with_parts(title), _with_parts(headings), _with_parts(body)
+    return _path_words(path), _with_parts(title), _with_parts(_headings(body)), _with_parts(body)
+
+
+def _path_words(path: str) -> str:
+    """A path's words. A number in it is kept only joined to its name (bx-018.md: "bx018"): a bare "018" would
+    make any prompt with an 018 in it (gdplot018) evidence for this doc, turn after turn."""
+    words = [w for w in split_words(path) if w not in GENERIC_NAMES and w != "md" and not w.isdigit()]
+    for part in path.split("/"):
+        tokens = tokens_of(part[:-3] if part.endswith(".md") else part)
+        pieces = [p for t in tokens for p in split_identifier(t)]
+        compact = joined_name(pieces)
+        if compact and compact not in words:
+            words.append(compact)
+    return " ".join(words)
+
+
+def _headings(body: str) -> str:
+    return "\n".join(line.lstrip("#").strip() for line in _heading_lines(body))
 
 
 def section_fields(title: str, body: str) -> tuple[tuple[int, tuple[str, str]], ...]:
@@ -79,8 +97,9 @@ def _with_parts(text: str) -> str:
     extra: dict[str, None] = {}
     for token in set(tokens_of(text)):
         parts = split_identifier(token)
-        if len(parts) > 1 and "_" not in token:  # snake_case is split by the tokenizer itself
-            extra[" ".join(parts)] = None
+        words = [p for p in parts if not p.isdigit()]  # a number alone is no part of a name (content_words)
+        if len(parts) > 1 and words and "_" not in token:  # snake_case is split by the tokenizer itself
+            extra[" ".join(words)] = None
     return text + ("\n" + "\n".join(sorted(extra)) if extra else "")
 
 

@@ -104,15 +104,31 @@ def content_words(text: str) -> list[str]:
     each once."""
     seen: set[str] = set()
     out: list[str] = []
-    for token in tokens_of(text):
-        parts = split_identifier(token)
-        # The whole identifier is kept beside its parts: docs may spell it either way.
-        candidates = [token.lower()] + ([p.lower() for p in parts] if len(parts) > 1 else [])
+    for chunk in text.split():
+        candidates: list[str] = []
+        pieces: list[str] = []
+        for token in tokens_of(chunk):
+            parts = split_identifier(token)
+            pieces += parts
+            # The whole identifier is kept beside its parts: docs may spell it either way. A part that is only
+            # digits ("018" of gdplot018) is not a word of its own: it would name every doc with that number.
+            candidates += [token.lower()] + ([p.lower() for p in parts if not p.isdigit()] if len(parts) > 1 else [])
+        compact = joined_name(pieces)
+        if compact:  # "bx-018" also as the doc name's one word (lexical.fields)
+            candidates.append(compact)
         for word in candidates:
             if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
                 seen.add(word)
                 out.append(word)
     return out
+
+
+def joined_name(pieces: list[str]) -> str | None:
+    """A name with a number in it written as one word ("bx-018", "my_doc_01" -> "bx018", "mydoc01"): how a
+    doc's path holds its numbers, so that a number counts only with the name it belongs to."""
+    if len(pieces) < 2 or not any(p.isdigit() for p in pieces) or all(p.isdigit() for p in pieces):
+        return None
+    return "".join(pieces).lower()
 
 
 @lru_cache(maxsize=1)
