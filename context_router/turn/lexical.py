@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..records import record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
-from .words import GENERIC_NAMES, content_words, joined_name, split_identifier, split_words, tokens_of
+from .words import GENERIC_NAMES, content_words, joined_name, name_parts, split_identifier, split_words, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _with_parts(text: str) -> str:
     extra: dict[str, None] = {}
     for token in set(tokens_of(text)):
         parts = split_identifier(token)
-        words = [p for p in parts if not p.isdigit()]  # a number alone is no part of a name (content_words)
+        words = name_parts(parts)  # a name's number is no word of its own (words.name_parts)
         if len(parts) > 1 and words and "_" not in token:  # snake_case is split by the tokenizer itself
             extra[" ".join(words)] = None
     return text + ("\n" + "\n".join(sorted(extra)) if extra else "")

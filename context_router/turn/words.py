@@ -110,9 +110,8 @@ def content_words(text: str) -> list[str]:
         for token in tokens_of(chunk):
             parts = split_identifier(token)
             pieces += parts
-            # The whole identifier is kept beside its parts: docs may spell it either way. A part that is only
-            # digits ("018" of gdplot018) is not a word of its own: it would name every doc with that number.
-            candidates += [token.lower()] + ([p.lower() for p in parts if not p.isdigit()] if len(parts) > 1 else [])
+            # The whole identifier is kept beside its parts: docs may spell it either way.
+            candidates += [token.lower()] + ([p.lower() for p in name_parts(parts)] if len(parts) > 1 else [])
         compact = joined_name(pieces)
         if compact:  # "bx-018" also as the doc name's one word (lexical.fields)
             candidates.append(compact)
@@ -121,6 +120,13 @@ def content_words(text: str) -> list[str]:
                 seen.add(word)
                 out.append(word)
     return out
+
+
+def name_parts(parts: list[str]) -> list[str]:
+    """An identifier's parts that are words of their own. A number after letters is the name's ("018" of
+    gdplot018, "3" of python3): alone it would name every doc with that number, so it is left out; a number
+    first is a quantity with its unit ("24" of 24h, "10" of 10ms) and is kept."""
+    return [p for i, p in enumerate(parts) if not (i and p.isdigit())]
 
 
 def joined_name(pieces: list[str]) -> str | None:
