@@ -346,7 +346,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")
         if advance:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
-            shown = {e.path: (e.tier, len(e.text)) for e in plan.entries}
+            shown = {e.path: (e.tier, len(e.text), e.saved) if e.saved else (e.tier, len(e.text))
+                     for e in plan.entries}
             shown.update((p, (r, 0)) for p, r in zip(plan.omitted, plan.reasons, strict=True))
             store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now, (len(plan.output), shown))
             if remembers(cfg, req):

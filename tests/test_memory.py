@@ -145,3 +145,15 @@ def test_with_a_memory_the_budget_holds_and_nothing_sent_is_sent_again(docs, bud
         if docs[int(e.path[1])][2]:
             assert e.repeat == 2 and not e.units and "already in this conversation" in e.text
     assert plan.stats.repeated == sum(1 for e in plan.entries if e.repeat) or not plan.entries
+
+
+def test_stats_report_chars_a_conversation_and_what_the_memory_saved(ctx, sample):
+    for prompt in ("is kestrel up?", "kestrel again", "kestrel power"):
+        hook("claude", payload(prompt, sample.parent, session="conv"))
+    res = ctx("stats", "--session", "conv", "--json", "--config", str(sample))
+    assert res.code == 0, res.err
+    data = json.loads(res.out)
+    assert data["memory"]["saved_chars"] > 1000 and 0 < data["memory"]["saving"] < 1
+    assert abs(data["chars_per_conversation"]["average"] - 3 * data["chars_per_turn"]["average"]) < 1  # one, of 3
+    text = ctx("stats", "--session", "conv", "--config", str(sample)).out
+    assert "context a conversation:" in text and "named instead of sent again" in text

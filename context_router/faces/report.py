@@ -71,7 +71,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
     memory = sess.semantic
     current = model is not None and memory.get("model") == model.get("made")
     frozen = tuple(sorted(int(c) for c in memory.get("frozen", {}))) if current else ()
-    shown: dict[str, str] = {p: how for p, (how, _) in last[4].items()} if last else {}
+    shown: dict[str, str] = {p: v[0] for p, v in last[4].items()} if last else {}
     rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
                            shown[p] if shown.get(p) in ("budget", "cap", "intent") else None)

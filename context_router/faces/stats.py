@@ -58,6 +58,15 @@ class Stats:
     keywords: tuple[tuple[str, int], ...]  # the keywords that fired most
     never_shown: tuple[str, ...]
     n_docs: int = 0
+    per_conversation: Spread = Spread(0.0, 0.0, 0.0)  # chars a conversation (session)
+    tokens_per_conversation: Spread | None = None
+    saved: int = 0  # chars the conversations held already and were named instead of sent again
+
+    @property
+    def memory_saving(self) -> float:
+        """Share of chars the conversation memory kept from being sent again."""
+        sent = self.chars.average * self.turns
+        return self.saved / (sent + self.saved) if sent + self.saved else 0.0
 
     @property
     def saving(self) -> float:
@@ -79,6 +88,10 @@ class Stats:
                 "token_saving": round(self.token_saving, 4) if self.token_saving is not None else None,
                 "shown": [{"path": d.path, "full": d.full, "header": d.header, "left_out": d.left_out}
                           for d in self.docs],
+                "chars_per_conversation": self.per_conversation.to_dict(),
+                "tokens_per_conversation": self.tokens_per_conversation.to_dict()
+                if self.tokens_per_conversation else None,
+                "memory": {"saved_chars": self.saved, "saving": round(self.memory_saving, 4)},
                 "top_keywords": [{"keyword": k, "hits": n} for k, n in self.keywords],
                 "never_shown": list(self.never_shown)}
 
@@ -123,25 +136,33 @@ def compute(ws: Workspace, sessions: list[str] | None, count: Callable[[str], in
     counted = count is not None and all(t >= 0 for _, t in sizes.values())
     chars, tokens = [], []
     per_doc: dict[str, list[int]] = {}
-    for _, _, _, used, shown in turns:
+    conversation_chars: dict[str, float] = {}
+    conversation_tokens: dict[str, float] = {}
+    saved = 0
+    for session, _, _, used, shown in turns:
         chars.append(float(used))
-        doc_chars = sum(c for how, c in shown.values() if how in ("HOT", "WARM"))
+        conversation_chars[session] = conversation_chars.get(session, 0.0) + used
+        # Each doc's (tier or why left out, chars[, chars named instead of sent again]).
+        doc_chars = sum(v[1] for v in shown.values() if v[0] in ("HOT", "WARM"))
+        saved += sum(v[2] for v in shown.values() if len(v) > 2)
         if counted:
             estimate = (used - doc_chars) / CHARS_PER_TOKEN
-            for path, (how, c) in shown.items():
-                if how in ("HOT", "WARM"):
+            for path, v in shown.items():
+                if v[0] in ("HOT", "WARM"):
                     body_chars, body_tokens = sizes.get(path, (0, 0))
-                    estimate += c * (body_tokens / body_chars if body_chars else 1 / CHARS_PER_TOKEN)
+                    estimate += v[1] * (body_tokens / body_chars if body_chars else 1 / CHARS_PER_TOKEN)
             tokens.append(estimate)
-        for path, (how, _) in shown.items():
+            conversation_tokens[session] = conversation_tokens.get(session, 0.0) + estimate
+        for path, v in shown.items():
             slot = per_doc.setdefault(path, [0, 0, 0])
-            slot[0 if how == "HOT" else 1 if how == "WARM" else 2] += 1
+            slot[0 if v[0] == "HOT" else 1 if v[0] == "WARM" else 2] += 1
     docs = tuple(DocStats(p, *v) for p, v in sorted(per_doc.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0])))
     shown_ever = {p for p, v in per_doc.items() if v[0] or v[1]}
     return Stats(names, len(turns), Spread.of(chars), Spread.of(tokens) if counted else None,
                  sum(c for c, _ in sizes.values()),
                  sum(t for _, t in sizes.values()) if counted else None, docs, tuple(hits.most_common(10)),
-                 tuple(sorted(set(sizes) - shown_ever)), len(sizes))
+                 tuple(sorted(set(sizes) - shown_ever)), len(sizes), Spread.of(list(conversation_chars.values())),
+                 Spread.of(list(conversation_tokens.values())) if counted else None, saved)
 
 
 # -- attention over time ----------------------------------------------------------------------------------

@@ -182,6 +182,14 @@ def stats_report(st: Any) -> str:
     if st.token_saving is not None:
         saving += f", {st.token_saving:.0%} of the tokens"
     lines.append(f"saving: {saving}")
+    conv = st.per_conversation
+    line = f"context a conversation: {conv.average:,.0f} chars average, {conv.max:,.0f} max"
+    if st.tokens_per_conversation is not None:
+        line += f" ({st.tokens_per_conversation.average:,.0f} tokens average)"
+    lines.append(line)
+    if st.saved:
+        lines.append(f"already in the conversation, named instead of sent again: {st.saved:,} chars "
+                     f"({st.memory_saving:.0%} of what the turns would have sent)")
     if st.docs:
         lines.append("")
         lines.append(f"{'doc':<44} {'full':>5} {'header':>7} {'left out':>9}")

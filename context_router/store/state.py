@@ -600,8 +600,9 @@ class Store:
 
     def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
                   bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None,
-                  shown: tuple[int, dict[str, tuple[str, int]]] | None = None) -> None:
-        """shown: (the chars printed, path -> (tier or why left out, chars)) of a turn that printed."""
+                  shown: tuple[int, dict[str, tuple[Any, ...]]] | None = None) -> None:
+        """shown: (the chars printed, path -> (tier or why left out, chars[, chars the conversation held and
+        the turn named instead of sending])) of a turn that printed."""
         now = now or time.time()
         self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic, updated) "
                           "VALUES (?, ?, ?, ?, ?)",

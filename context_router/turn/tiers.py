@@ -58,6 +58,7 @@ class Entry:
     cut: bool = False  # a HOT doc cut to fit the budget
     units: tuple[str, ...] = ()  # what of the doc this block sends (memory.unit keys)
     repeat: int = 0  # the turn the conversation was sent this block, when it is named instead of sent again
+    saved: int = 0  # chars of what the conversation holds and this block names instead of sending again
 
 
 @record
@@ -206,7 +207,7 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
     if known is not None and whole in known:
         return Entry(cand.path, HOT, cand.score, layout.hot(index, cand.path, cand.score,
                                                              memory.already(known[whole], "the whole doc is")),
-                     repeat=known[whole])
+                     repeat=known[whole], saved=len(body))
     sent = {j: known[h] for j, h in enumerate(parts) if known is not None and h in known}
     if known is not None and 0 not in sent and opening in known:
         sent[0] = known[opening]
@@ -222,7 +223,8 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
         return None
     text, kept = done
     units = tuple(u for u in (opening if j == 0 else parts[j] for j in sorted(kept) if j < len(parts)) if u)
-    return Entry(cand.path, HOT, cand.score, text, True, units)
+    return Entry(cand.path, HOT, cand.score, text, True, units,
+                 saved=sum(len(split[j].text) for j in sent if j < len(split)))
 
 
 def _warm(layout: Layout, index: int, cand: Candidate, view: DocView) -> Entry:
@@ -233,7 +235,7 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView) -> Entry:
         for key in (header, memory.unit(memory.WHOLE, body) if body is not None else ""):
             if key in view.known:
                 return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
-                    view.known[key], "its header is"), False), repeat=view.known[key])
+                    view.known[key], "its header is"), False), repeat=view.known[key], saved=len(view.header))
         return Entry(cand.path, WARM, cand.score,
                      layout.warm(index, cand.path, cand.score, view.header, view.truncated), units=(header,))
     return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, view.header, view.truncated))
