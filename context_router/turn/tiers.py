@@ -248,7 +248,7 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: i
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
-WARM_SHARE = 0.15  # of the budget for WARM headers: kept for them while HOT docs are placed, and their most
+WARM_SHARE = 0.15  # of the budget for the WARM headers: kept for them while HOT docs are placed, and no more
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
 HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
@@ -265,8 +265,14 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
     left = max(0, pool)
     for k, (i, cand) in enumerate(order):
         room = int(left * weights[k] / sum(weights[k:]))
-        body = views[cand.path].body()
-        need = measure(layout.hot(i + 1, cand.path, cand.score, body)) if body is not None else 0
+        view = views[cand.path]
+        body = view.body()
+        if body is None:
+            need = 0
+        elif view.known is not None and memory.unit(memory.WHOLE, body) in view.known:
+            need = measure(layout.hot(i + 1, cand.path, cand.score, memory.already(0, "the whole doc is")))
+        else:
+            need = measure(layout.hot(i + 1, cand.path, cand.score, body))
         rooms[cand.path] = room
         left -= min(room, need)
     return rooms
