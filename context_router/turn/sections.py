@@ -120,7 +120,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
-    if not kept:  # nothing matched, or nothing that matched fits: the doc's first new sections, in order
+    # Nothing matched, or nothing that matched fits: the doc's first sections, in order; but a doc the
+    # conversation holds parts of gets nothing new that the turn did not ask for.
+    if not kept and not sent:
         for j in new:
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
