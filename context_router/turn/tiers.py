@@ -189,7 +189,9 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
 
     reasons = ["budget"] * len(omitted) + [r for _, r in capped]
     omitted += [p for p, _ in capped]
-    closing = _closing(layout, omitted, reasons, remaining - sep, measure) if omitted and entries else None
+    # Packed for the answer, the closing line names what it can in a few hundred chars, then counts the rest.
+    room = min(remaining - sep, CLOSING_CHARS) if pack else remaining - sep
+    closing = _closing(layout, omitted, reasons, room, measure) if omitted and entries else None
     return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure,
                     remembers)
 
@@ -252,6 +254,7 @@ WARM_SHARE = 0.15  # of the budget for the WARM headers: kept for them while HOT
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
 HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
+CLOSING_CHARS = 400  # the closing line's names of left-out docs, with the semantic layer on
 
 
 def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
