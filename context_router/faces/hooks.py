@@ -82,12 +82,6 @@ def _folder(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def parse_claude_payload(raw: bytes) -> tuple[str, str | None, str | None]:
-    """(prompt, session_id, cwd) from Claude Code's UserPromptSubmit JSON; InputError when it is unusable."""
-    data = _json_object(raw)
-    return _prompt(data.get("prompt")), _session(data.get("session_id")), _folder(data.get("cwd"))
-
-
 def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | None]:
     """(what to do, prompt, session id, the folder the host runs in) from a host's hook input.
 
@@ -151,10 +145,6 @@ def find_project(workdir: str, opts: dict[str, str], project_env: str | None = E
         if found is not None and folder is not None:
             return folder, found, False
     return None
-
-
-def claude_output(context: str) -> str:
-    return host_output("claude", context)
 
 
 def host_output(host: str, context: str) -> str:
