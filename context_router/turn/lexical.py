@@ -8,9 +8,10 @@ The conversation is the query, not just the prompt: each turn's own ranking is k
 last ones are added with falling weights, so a follow-up that names nothing still ranks the doc the
 conversation is on first, and a prompt with a clear subject of its own outweighs them.
 
-Admission is relative, never an absolute score tuned on one corpus: the conversation's best doc is HOT when it
-clearly beats the second (MARGIN); the prompt's own best doc likewise; docs within WARM_SHARE of the best are
-WARM, scaled by their share.
+Admission is relative, never an absolute score tuned on one corpus: the conversation's best doc and the
+prompt's own best doc are HOT (a HOT doc costs its best sections, not its page: a margin over the second,
+which whole pages needed, only lost answers); docs within WARM_SHARE of the best are WARM, scaled by their
+share. A hub page is never HOT on text alone.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text
 LIMIT = 30  # docs kept per turn's ranking
 MAX_TERMS = 24  # the prompt's first content words that make the query: a turn's cost stays bounded
 HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent first
-MARGIN = 1.0  # the best doc is HOT only when it scores this many times the second
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
@@ -158,15 +158,11 @@ def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) 
     return out
 
 
-def _clear_best(scores: Mapping[str, float], hubs: frozenset[str] = frozenset()) -> str | None:
-    """The best doc when it clearly beats the second; a hub page (an index, a table of contents) is passed
-    over: it mentions everything, so breadth alone must not make it HOT."""
+def _best(scores: Mapping[str, float], hubs: frozenset[str] = frozenset()) -> str | None:
+    """The best doc; a hub page (an index, a table of contents) is passed over: it mentions everything, so
+    breadth alone must not make it HOT."""
     ranked = sorted(((p, s) for p, s in scores.items() if p not in hubs), key=lambda kv: (-kv[1], kv[0]))
-    if not ranked or ranked[0][1] <= 0:
-        return None
-    if len(ranked) > 1 and ranked[0][1] < MARGIN * ranked[1][1]:
-        return None
-    return ranked[0][0]
+    return ranked[0][0] if ranked and ranked[0][1] > 0 else None
 
 
 def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str, int], float],
@@ -181,7 +177,7 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     sec_history = [dict(m) for m in memory.get("sections", ())][:len(HISTORY_WEIGHTS)]
     combined = combine(own, history)
     signals: list[Signal] = []
-    hot_paths = {p for p in (_clear_best(combined, hubs), _clear_best(own, hubs)) if p is not None}
+    hot_paths = {p for p in (_best(combined, hubs), _best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
         signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
