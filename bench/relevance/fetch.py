@@ -8,12 +8,10 @@ committed here): `bench/corpora/NAME/` holds the docs folder of each project in 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import shutil
 import subprocess
-import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,25 +20,27 @@ MANIFEST = os.path.join(HERE, "external.json")
 
 
 def extract(git_dir: str, commit: str, folder: str, target: str) -> int:
-    """Write the .md files of `folder` at `commit` under `target` (the folder's contents, not the folder)."""
-    archive = subprocess.run(["git", "--git-dir", git_dir, "archive", "--format=tar", commit, folder],
-                             check=True, capture_output=True).stdout
+    """Write the .md files of `folder` at `commit` under `target` (the folder's contents, not the folder).
+
+    Reads the tree file by file rather than with `git archive`: a clone without its large binary blobs
+    (videos, images) still has every markdown file, and archive refuses the whole tree for one missing blob."""
+    git = ["git", "--git-dir", git_dir]
+    listing = subprocess.run([*git, "ls-tree", "-r", "-z", "--name-only", commit, "--", folder],
+                             check=True, capture_output=True).stdout.decode("utf-8", "surrogateescape")
     prefix = folder.rstrip("/") + "/"
     n = 0
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            if not member.isfile() or not member.name.endswith(".md") or not member.name.startswith(prefix):
-                continue
-            rel = member.name[len(prefix):]
-            if rel.startswith("/") or ".." in rel.split("/"):
-                continue
-            dest = os.path.join(target, rel)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            data = tar.extractfile(member)
-            if data is not None:
-                with open(dest, "wb") as fh:
-                    fh.write(data.read())
-                n += 1
+    for name in filter(None, listing.split("\0")):
+        if not name.endswith(".md") or not name.startswith(prefix):
+            continue
+        rel = name[len(prefix):]
+        if rel.startswith("/") or ".." in rel.split("/"):
+            continue
+        data = subprocess.run([*git, "show", f"{commit}:{name}"], check=True, capture_output=True).stdout
+        dest = os.path.join(target, rel)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "wb") as fh:
+            fh.write(data)
+        n += 1
     return n
 
 
