@@ -104,6 +104,9 @@ def main() -> None:
                 print(f"note: {name} left out: its docs are not here (python bench/relevance/fetch.py)",
                       file=sys.stderr)
                 continue
+            if not os.path.isfile(os.path.join(HERE, convs)):
+                print(f"note: {name} left out: no labelled conversations ({convs})", file=sys.stderr)
+                continue
             cfg = make_config(name, docs, how, folder, overrides)
             extra = (["--hook", args.hook] if args.hook else []) + (["--no-memory"] if args.no_memory else [])
             reports[name] = json.loads(ctx("replay", os.path.join(HERE, convs), "--config", cfg, "--json", *extra,
