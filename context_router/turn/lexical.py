@@ -39,10 +39,11 @@ KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections
 LEADER_SHARE = 0.5  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LIMIT = 60  # sections kept per turn's ranking
-SECTION_SHARE = 1.0  # weight of a doc's best section beside its whole text in the doc's rank
+SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
+DOC_SHARE = 1.0  # weight of the doc's whole text beside it
 
 
-FIELDS_VERSION = 2  # how fields() writes a doc's text; the index is built anew when it changes
+FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -154,7 +155,7 @@ def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) 
     best: dict[str, float] = {}
     for (path, _), score in sections.items():
         best[path] = max(best.get(path, 0.0), score)
-    out = {p: s / top_doc for p, s in docs.items()} if top_doc > 0 else {}
+    out = {p: DOC_SHARE * s / top_doc for p, s in docs.items()} if top_doc > 0 else {}
     if top_sec > 0:
         for path, score in best.items():
             out[path] = out.get(path, 0.0) + SECTION_SHARE * score / top_sec

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import record, replace
 from . import memory
-from .sections import PART_FLOOR, opening_of
+from .sections import opening_of
 from .sections import split as split_sections
 
 TYPE_CHECKING = False
@@ -286,7 +286,9 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
     return rooms
 
 
-SMALL_DOC = 2500  # chars: a HOT doc this small is shown whole when there is room; a bigger one by its best parts
+SMALL_SHARE = 0.35  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
+# by its best parts
+PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc
 CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
 
 
@@ -304,6 +306,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     sizes: dict[str, list[int]] = {}
     rooms: dict[str, int] = {}
     left = max(0, pool)
+    small = SMALL_SHARE * left
     items: list[tuple[float, int, str, int]] = []
     for rank_, (i, cand) in enumerate(order):
         view = views[cand.path]
@@ -329,7 +332,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
             left -= room
     top = max((v for v, _, _, _ in items), default=0.0)
     for v, _, path, j in sorted(items, key=lambda t: (-t[0], t[1], t[3])):
-        if v < PART_FLOOR * top:
+        if v < PART_SHARE * top:
             break
         cost = sizes[path][j] + (0 if path in rooms else fixed[path])
         if cost <= left:
@@ -340,7 +343,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         if path not in whole:
             continue
         extra = whole[path] - rooms.get(path, 0)
-        if extra <= left and (whole[path] <= SMALL_DOC or extra <= 0):
+        if extra <= left and (whole[path] <= small or extra <= 0):
             rooms[path] = whole[path]
             left -= max(0, extra)
     return rooms
