@@ -20,8 +20,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def replay(setting: tuple[str, ...], hook: str | None) -> dict:
+def replay(setting: tuple[str, ...], hook: str | None, only: list[str]) -> dict:
     args = [sys.executable, os.path.join(HERE, "run.py"), "--json", *(["--hook", hook] if hook else [])]
+    for name in only:
+        args += ["--only", name]
     for item in setting:
         args += ["--tune", item]
     done = subprocess.run(args, capture_output=True, text=True, check=True)
@@ -41,13 +43,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hook", help="replay as this host's hook turns (its budget)")
     ap.add_argument("--grid", action="append", default=[], help="MODULE.NAME=V1,V2,...")
+    ap.add_argument("--only", action="append", default=[], help="corpus names to run (default: all)")
     args = ap.parse_args()
     axes = []
     for item in args.grid:
         name, _, values = item.partition("=")
         axes.append([f"{name}={v}" for v in values.split(",")])
     settings = list(itertools.product(*axes)) or [()]
-    runs = {s: replay(s, args.hook) for s in settings}
+    runs = {s: replay(s, args.hook, args.only) for s in settings}
     first = next(iter(runs.values()))
     corpora = list(first["ctx"])
     score = {s: {c: figures(r["ctx"][c]["turns"]) for c in corpora} for s, r in runs.items()}
