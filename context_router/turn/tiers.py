@@ -80,7 +80,7 @@ class Plan:
     omitted: tuple[str, ...]  # docs at or above the WARM line that are not shown, in rank order
     stats: Stats
     output: str
-    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "cap" or "intent"
+    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "warm share", "cap" or "intent"
 
 
 @record
@@ -158,7 +158,9 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
+    why: list[str] = []  # why each of `omitted` is left out
     warm_used = 0
+    cut = False  # a HOT doc placed so far is cut to its best parts
     pool = remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
     rooms = None
     if pack:
@@ -182,17 +184,19 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         if block is None:
             block = _warm(layout, index, cand, view)
             cost = measure(block.text) + sep
-            # Headers are what the model may ask for next, not the answer: they get their share while HOT docs
-            # are still to be placed, then what the HOT docs left.
-            hot_after = True or any(c.tier == HOT for c in cands[i + 1:])
-            if cost > remaining or (pack and hot_after and warm_used + cost > budget * WARM_SHARE):
+            # Headers are what the model may ask for next, not the answer: they get their share while a HOT doc
+            # is still to be placed or was cut to its best parts; else what the HOT docs left is theirs.
+            held_back = pack and (cut or any(c.tier == HOT for c in cands[i + 1:]))
+            if cost > remaining or (held_back and warm_used + cost > budget * WARM_SHARE):
                 omitted.append(cand.path)
+                why.append("budget" if cost > remaining else "warm share")
                 continue
             warm_used += cost
         entries.append(block)
+        cut = cut or block.cut
         remaining -= measure(block.text) + sep
 
-    reasons = ["budget"] * len(omitted) + [r for _, r in capped]
+    reasons = why + [r for _, r in capped]
     omitted += [p for p, _ in capped]
     # Packed for the answer, the closing line names what it can in a few hundred chars, then counts the rest.
     room = min(remaining - sep, CLOSING_CHARS) if pack else remaining - sep
@@ -255,7 +259,7 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: i
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
-WARM_SHARE = 0.15  # of the budget for the WARM headers: kept for them while HOT docs are placed, and no more
+WARM_SHARE = 0.1  # of the budget for the WARM headers: kept for them while HOT docs are placed, and no more
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
 HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
