@@ -106,6 +106,7 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
             prompt = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("stdin is not UTF-8 text") from None
+    _need_docs_without_config(config, docs)
     result = run_route(TurnRequest(prompt, session=_session(session), fmt=fmt, budget=budget, dry_run=dry_run,
                                    memory=keep_history), config, docs, warn=_warn)
     for notice in result.notices:
@@ -119,6 +120,30 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
         _warn(f"{count(result.plan.output):,} tokens (cl100k) in {len(result.plan.output):,} chars")
     if result.text:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+
+
+NO_DOCS_SCAN_S = 2.0  # a folder that takes longer than this to list holds something: the turn sorts it out
+
+
+def _need_docs_without_config(config: str | None, docs: str | None) -> None:
+    """With no config, a turn routes the working folder (or --docs). Where that holds no markdown doc it could
+    only print nothing and leave a `.ctx/` behind in a folder that was never meant for ctx: say so instead."""
+    import time
+
+    from .. import config as config_mod
+    from ..errors import DocsError
+    from ..store import index
+
+    if config_mod.discover(config, os.getcwd()) is not None:
+        return
+    root = os.path.expanduser(docs) if docs else config_mod.DEFAULTS["docs"]
+    try:
+        found = index.scan(root, deadline=time.monotonic() + NO_DOCS_SCAN_S).files
+    except index.ScanTimeout:
+        return
+    if not found:
+        raise DocsError(f"no markdown docs under {os.path.abspath(root)}: run `ctx init DOCS` to write a config "
+                        "for your docs folder, or name it with --docs DIR")
 
 
 @app.command()
