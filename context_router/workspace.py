@@ -14,7 +14,7 @@ from . import __version__
 from . import config as config_mod
 from .errors import ConfigDeferred, ConfigError, StateError
 from .records import record, replace
-from .store import index
+from .store import index, mkdocs
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 from .turn import keywords, lexical
 from .turn.words import doc_name
@@ -172,8 +172,15 @@ def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
+    # The mkdocs.yml above the docs titles the pages that have no `# Title`: a new nav reads them again.
     return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__,
-            lexical.FIELDS_VERSION)
+            lexical.FIELDS_VERSION, mkdocs.find(cfg.docs_root))
+
+
+def nav_titles(cfg: Config) -> Callable[[str], str]:
+    """path -> the title the docs' mkdocs site gives a doc that has none of its own (its nav read once, when
+    a doc is read)."""
+    return mkdocs.titler(str(cfg.docs_root))
 
 
 def vector_dims(cfg: Config) -> int | None:
@@ -252,7 +259,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
             deadline = time.monotonic() + seconds if seconds is not None else None
             changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
                                  analyser(cfg), deadline,
-                                 (lambda paths: named_docs(ws, prompt, paths)) if prompt else None)
+                                 (lambda paths: named_docs(ws, prompt, paths)) if prompt else None, nav_titles(cfg))
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}

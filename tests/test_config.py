@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from context_router import config
@@ -133,6 +133,7 @@ def test_a_key_like_none_gets_no_guess(tmp_path):
 _LETTERS = "abcdefghijklmnopqrstuvwxyz_"
 
 
+@settings(deadline=None)
 @given(key=st.sampled_from(sorted(config.DEFAULTS)), at=st.integers(0, 40), letter=st.sampled_from(_LETTERS),
        edit=st.sampled_from(["drop", "double", "swap", "replace", "insert"]))
 def test_one_slip_of_the_finger_is_always_named(key, at, letter, edit):

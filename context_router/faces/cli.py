@@ -390,7 +390,8 @@ def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
 
 
 @app.command()
-def init(docs: str = typer.Argument("docs", help="The docs folder to describe."),
+def init(docs: str | None = typer.Argument(
+             None, help="The docs folder to describe (default: mkdocs.yml's docs_dir here, else docs)."),
          output: str = typer.Option("config.yaml", "--output", "-o", help="Where to write the config."),
          from_cc: str | None = typer.Option(None, "--from-claude-cognitive",
                                             help="Convert claude-cognitive's keywords.json instead."),
@@ -403,6 +404,8 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
     """
     from . import scaffold
 
+    if docs is None:
+        docs = scaffold.default_docs(os.getcwd())
     if from_cc is not None:
         body = scaffold.from_claude_cognitive(from_cc)
         docs = os.path.dirname(os.path.abspath(from_cc))
@@ -422,6 +425,7 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
               "move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    print("\n".join(scaffold.next_steps(output, os.getcwd())))
 
 
 @app.command()
