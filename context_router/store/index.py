@@ -568,13 +568,13 @@ class Changes:
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
          max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None,
          first: Callable[[list[str]], Collection[str]] | None = None,
-         titles: Callable[[str], str] | None = None) -> Changes:
+         titles: Callable[[str], str] | None = None, at_least: int = 0) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
     (time.monotonic()) the docs still to read are left `pending`; `first` picks, among the docs to read, those
     to read before the others (the ones a turn's prompt names), so a turn short of time has them. `titles`:
-    the site's title for a doc without one (mkdocs.titler).
+    the site's title for a doc without one (mkdocs.titler). `at_least`: docs read whatever the deadline.
     """
     import time
 
@@ -589,7 +589,7 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
             todo = [rel for rel in todo if rel in named] + [rel for rel in todo if rel not in named]
     for rel in todo:
         st = found[rel]
-        if pending or (deadline is not None and changed and time.monotonic() > deadline):
+        if pending or (deadline is not None and len(changed) >= max(1, at_least) and time.monotonic() > deadline):
             pending.append(rel)
             continue
         doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse, titles)
