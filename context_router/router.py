@@ -324,7 +324,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
-        snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None)
+        # Only a hook has a deadline: a turn someone waits for reads a repo of a few hundred docs whole.
+        snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None, wait=req.host is None)
         name = store.resolve_session(req.session)
         session = store.session(name)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
