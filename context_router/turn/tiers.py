@@ -288,14 +288,17 @@ def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, 
     difference off."""
     if view.cut is None:
         return None
+    # The whole block is measured: a layout may escape the text and so lengthen it (xml's CDATA).
+    full = room + measure(note)
     room -= measure(layout.hot(index, cand.path, cand.score, ""))
     for _ in range(3):
         done = view.cut(room, sent) if room > 0 else None
         if done is None:
             return None
-        over = measure(done.text) - room
+        text = layout.hot(index, cand.path, cand.score, note + done.text)
+        over = measure(text) - full
         if over <= 0:
-            return layout.hot(index, cand.path, cand.score, note + done.text), done.parts
+            return text, done.parts
         room -= over
     return None
 
