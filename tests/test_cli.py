@@ -49,6 +49,20 @@ def test_nothing_printed_when_all_cold(ctx, tmp_path):
     assert res.code == 0 and res.out == ""
 
 
+def test_status_shows_the_last_hit_of_a_doc_its_text_made_hot(ctx, sample):
+    """Tried as a new user would: `ctx status` showed `-` as the last hit of every doc its text made HOT."""
+    res = ctx("route", "what does the weather interlock do when the wind is high", "-f", "json",
+              "--config", str(sample))
+    hot = [f for f in json.loads(res.out)["files"] if f["tier"] == "HOT"]
+    assert [f["path"] for f in hot] == ["systems/kestrel.md"]
+    assert not any(r.startswith("keyword:") for r in hot[0]["reasons"])  # its text, not a keyword, made it HOT
+    files = {f["path"]: f for f in json.loads(ctx("status", "--json", "--config", str(sample)).out)["files"]}
+    assert files["systems/kestrel.md"]["last_hit_turn"] == 1
+    assert files["overview.md"]["last_hit_turn"] == 0  # pinned, never hit
+    row = next(line for line in ctx("status", "--config", str(sample)).out.splitlines() if "kestrel" in line)
+    assert row.split()[row.split().index("HOT") + 1] == "1"
+
+
 def test_status_json_and_table(ctx, sample):
     ctx("route", "lighthouse", "--config", str(sample))
     data = json.loads(ctx("status", "--json", "--config", str(sample)).out)
