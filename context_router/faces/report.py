@@ -188,7 +188,7 @@ def _plain(name: str) -> str:
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
     """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
     docs folder are read."""
-    from ..turn import sections
+    from ..turn import headings, sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
     text = index.read_text(ws.config.docs_root, rel) if rel.endswith(".md") else None
@@ -199,7 +199,11 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         return body
     found = sections.find(body, section)
     if found is None:
-        names = sections.titles(body)
+        titles = sections.titles(body)
+        near = headings.close(titles, section)
+        if near:
+            raise InputError(f"no section {section!r} in {rel} (close matches: {', '.join(map(repr, near))})")
+        names = [headings.plain(t) for t in titles]
         listed = ", ".join(names[:12]) + (f", +{len(names) - 12} more" if len(names) > 12 else "")
         raise InputError(f"no section {section!r} in {rel} (sections: {listed or 'none'})")
     return found
