@@ -89,6 +89,44 @@ def test_explain_tells_the_story(ctx, sample):
     assert "coactivation:systems/lighthouse.md" in out
 
 
+def test_explain_says_why_a_doc_was_not_shown_last_turn(ctx, tmp_path):
+    """Tried as a new user would: `ctx explain` on a doc that lost said only `no score changes recorded yet`."""
+    from .conftest import write_docs
+
+    long = "".join(f"line {i} of a header that goes on and on for a while\n" for i in range(24))
+    write_docs(tmp_path / "docs", {"a.md": "# A\n\nalpha text\n", "b.md": "# B\n\nbeta text\n",
+                                   "c.md": "# C\n\ngamma text\n", "big.md": "# Big\n\n" + long,
+                                   "quiet.md": "# Quiet\n\nnothing\n"})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\nsemantic: {enabled: false}\nauto_keywords: false\n"
+                   "keywords: {a.md: [alpha], b.md: [beta], c.md: [gamma], big.md: [delta]}\n"
+                   "tiers: {hot: {max_files: 1}, warm: {max_files: 1}}\n", encoding="utf-8")
+
+    def why(path: str, *session: str) -> str:
+        res = ctx("explain", path, "--config", str(cfg), *session)
+        assert res.code == 0
+        return res.out.splitlines()[-1]
+
+    ctx("route", "alpha beta gamma", "--config", str(cfg))
+    assert why("a.md") == "last turn (1): shown HOT, " + why("a.md").split(", ")[-1]
+    assert why("b.md").startswith("last turn (1): shown WARM (its header), ")
+    assert why("c.md") == ("last turn (1): not shown: cap (score 1.00, rank 3 of the 3 docs at or above the WARM "
+                           "line (0.25): 2nd in line for 1 WARM places, 1 of the 1 HOT places taken)")
+    assert why("quiet.md") == ("last turn (1): not shown: not matched (no keyword, text or conversation evidence "
+                               "for it)")
+    for _ in range(4):
+        ctx("route", "nothing at all", "--config", str(cfg))
+    assert why("a.md") == "last turn (5): not shown: below the line (score 0.24 < WARM 0.25; last hit at turn 1)"
+
+    ctx("route", "alpha delta", "--config", str(cfg), "--budget", "900", "--session", "tight")
+    line = why("big.md", "--session", "tight")
+    body = "# Big\n\n" + long
+    header = "\n".join(body.splitlines()[:25])  # the first 25 lines
+    assert line.startswith(f"last turn (1): not shown: budget (its header is {len(header):,} chars, the doc "
+                           f"{len(body):,}; the turn printed ")
+    assert line.endswith("; score 1.00, rank 2 of the 2 docs at or above the WARM line (0.25))")
+
+
 def test_pin_unpin_reset(ctx, sample):
     assert ctx("pin", "modules/alerts.md", "--hot", "--config", str(sample)).out.startswith(
         "pinned modules/alerts.md (HOT, until ")
