@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from context_router.router import TurnRequest, route
+from context_router.router import TurnRequest, host_measure, route
 from context_router.turn.attention import FileScore, update
 from context_router.turn.render import MarkdownLayout, XmlLayout
 from context_router.turn.sections import Cut
-from context_router.turn.tiers import Caps, DocView, candidates, fit, rank
+from context_router.turn.tiers import Caps, DocView, candidates, fit, rank, utf8_bytes, utf16_units
 
 WORDS = ["legion", "orin", "pipe", "gpu", "vault", "api", "port", "alpha", "beta", "node"]
 text_st = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300)
@@ -35,9 +35,11 @@ caps_st = st.builds(lambda h, w, hm, wm: Caps(max(h, w), hm, min(h, w), wm),
 @given(scores=st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(30)]),
                               st.floats(0, 1), max_size=30),
        caps=caps_st, budget=st.integers(0, 6000), sizes=st.lists(st.integers(0, 3000), min_size=30, max_size=30),
-       xml=st.booleans(), fill=st.sampled_from(["b", "]]>", "<x>&", "\x1b\x0b"]), cut=st.booleans())
-def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fill, cut):
-    """Whatever a doc holds: the xml layout escapes it (and may lengthen it); the budget still holds."""
+       xml=st.booleans(), fill=st.sampled_from(["b", "]]>", "<x>&", "\x1b\x0b", "é🔥"]), cut=st.booleans(),
+       measure=st.sampled_from([len, utf16_units, utf8_bytes]))
+def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fill, cut, measure):
+    """Whatever a doc holds: the xml layout escapes it (and may lengthen it); the budget still holds, in the
+    unit the host counts."""
     def body(i: int) -> str:
         return fill * (sizes[i] // len(fill))
 
@@ -49,15 +51,15 @@ def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fi
     views = {f"d{i}.md": DocView(lambda i=i: body(i), "h" * (sizes[i] // 4), True, cutter(i)) for i in range(30)}
     layout = XmlLayout(lambda p: ("kw",)) if xml else MarkdownLayout(lambda p: ("kw",))
     fs = {p: FileScore(s) for p, s in scores.items()}
-    plan = fit(candidates(rank(fs, frozenset()), caps), views, layout, budget, 3, 30)
-    assert len(plan.output) <= budget
+    plan = fit(candidates(rank(fs, frozenset()), caps), views, layout, budget, 3, 30, measure=measure)
+    assert measure(plan.output) <= budget
     if xml and plan.output:
         ET.fromstring(plan.output)
     assert sum(e.tier == "HOT" for e in plan.entries) <= caps.hot_max
     assert sum(e.tier == "WARM" for e in plan.entries) <= caps.warm_max + caps.hot_max
     assert all(e.score >= caps.warm_threshold for e in plan.entries)
     if plan.entries:
-        assert f"{len(plan.output):,}" in plan.output.split("\n", 4)[2] if not xml else True
+        assert f"{measure(plan.output):,}" in plan.output.split("\n", 4)[2] if not xml else True
 
 
 @settings(max_examples=300, deadline=None)
@@ -72,7 +74,8 @@ def test_scores_stay_in_unit_interval(prev, hits, rate, co, pins):
     assert all(upd.scores[p].score == 1.0 for p in hits)
 
 
-def _conversation(docs: dict[str, str], prompts: list[str], budget: int, fmt: str, env) -> list[str]:
+def _conversation(docs: dict[str, str], prompts: list[str], budget: int, fmt: str, env,
+                  host: str | None = None) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for rel, text in docs.items():
@@ -85,10 +88,10 @@ def _conversation(docs: dict[str, str], prompts: list[str], budget: int, fmt: st
         for prompt in prompts:
             if not prompt.strip():
                 continue
-            res = route(TurnRequest(prompt, budget=budget, fmt=fmt), str(root / "config.yaml"))
+            res = route(TurnRequest(prompt, budget=budget, fmt=fmt, host=host), str(root / "config.yaml"))
             data = json.loads(res.text) if fmt == "json" else None
             text = data["context"] if data else res.text
-            assert len(text) <= budget
+            assert host_measure(host)(text) <= budget
             _envelope_holds(text, fmt, res.plan.entries)
             assert sum(e.tier == "HOT" for e in res.plan.entries) <= 4
             assert len(res.plan.entries) <= 12
@@ -113,10 +116,10 @@ def _envelope_holds(text: str, fmt: str, entries) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(docs=docs_st, prompts=st.lists(prompt_st, min_size=1, max_size=4), budget=st.integers(0, 30000),
-       fmt=st.sampled_from(["markdown", "xml", "json"]))
-def test_any_docs_any_prompts_budget_caps_and_determinism(docs, prompts, budget, fmt, monkeypatch):
-    first = _conversation(docs, prompts, budget, fmt, monkeypatch)
-    assert _conversation(docs, prompts, budget, fmt, monkeypatch) == first
+       fmt=st.sampled_from(["markdown", "xml", "json"]), host=st.sampled_from([None, "claude", "codex"]))
+def test_any_docs_any_prompts_budget_caps_and_determinism(docs, prompts, budget, fmt, host, monkeypatch):
+    first = _conversation(docs, prompts, budget, fmt, monkeypatch, host)
+    assert _conversation(docs, prompts, budget, fmt, monkeypatch, host) == first
 
 
 # -- fuzz: random configs, doc trees and prompts never raise anything but a CtxError ---------------------------
