@@ -23,7 +23,7 @@ class StatusRow:
     pinned: bool
     keywords: tuple[str, ...]
     cluster: int | None = None  # the doc's topic cluster (semantic layer)
-    left_out: str | None = None  # why the last turn did not show a doc that qualified: budget, cap, intent
+    left_out: str | None = None  # why the last turn did not show a doc that qualified: budget, warm share, cap, intent
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
     shown: dict[str, str] = {p: v[0] for p, v in last[4].items()} if last else {}
     rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
-                           shown[p] if shown.get(p) in ("budget", "cap", "intent") else None)
+                           shown[p] if shown.get(p) in ("budget", "warm share", "cap", "intent") else None)
                  for p, fs in scored)
     if snap.pending or snap.due:
         index_in_background(ws)
