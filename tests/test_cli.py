@@ -127,6 +127,16 @@ def test_explain_says_why_a_doc_was_not_shown_last_turn(ctx, tmp_path):
     assert line.endswith("; score 1.00, rank 2 of the 2 docs at or above the WARM line (0.25))")
 
 
+def test_explain_names_the_warm_share_with_its_figures():
+    from context_router.faces.report import LastTurn
+    from context_router.faces.views import last_turn
+
+    t = LastTurn(3, "warm share", 0.74, 0, 23749, 7, 13, 0.25, 4, 8, 4, 1360, 58977, 3)
+    assert last_turn(t) == ("last turn (3): not shown: warm share (the WARM headers' share of the budget was taken "
+                            "while a HOT doc was placed or cut; its header is 1,360 chars, the doc 58,977; the turn "
+                            "printed 23,749; score 0.74, rank 7 of the 13 docs at or above the WARM line (0.25))")
+
+
 def test_pin_unpin_reset(ctx, sample):
     assert ctx("pin", "modules/alerts.md", "--hot", "--config", str(sample)).out.startswith(
         "pinned modules/alerts.md (HOT, until ")

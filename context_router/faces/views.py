@@ -152,8 +152,11 @@ def last_turn(t: LastTurn) -> str:
                        f"{t.hot_places} of the {t.hot_max} HOT places taken)")
     if t.verdict == "intent":
         return head + f"not shown: intent (this turn's intent shows fewer docs than the caps; {standing})"
-    return head + (f"not shown: budget (its header is {t.header_chars:,} chars, the doc {t.doc_chars:,}; "
-                   f"the turn printed {t.printed:,}; {standing})")
+    sizes = f"its header is {t.header_chars:,} chars, the doc {t.doc_chars:,}; the turn printed {t.printed:,}"
+    if t.verdict == "warm share":
+        return head + (f"not shown: warm share (the WARM headers' share of the budget was taken while a HOT doc was "
+                       f"placed or cut; {sizes}; {standing})")
+    return head + f"not shown: budget ({sizes}; {standing})"
 
 
 def replay_report(report: Any, per_turn: bool) -> str:
