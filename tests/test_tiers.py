@@ -117,7 +117,7 @@ def test_docs_that_share_one_weak_keyword_still_show_their_headers(ctx, tmp_path
                                                          for j in range(120))
             for i in range(40)}
     derived = "".join(f"  p{i:02}.md: [widget]\n" for i in range(40))
-    cfg = _write(tmp_path, docs, "derived_keywords:\n" + derived)
+    _write(tmp_path, docs, "derived_keywords:\n" + derived)
     res = ctx("hook", "claude", stdin=json.dumps({"prompt": "widget", "session_id": "s1",
                                                    "hook_event_name": "UserPromptSubmit",
                                                    "cwd": str(tmp_path)}).encode())
