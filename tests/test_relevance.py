@@ -276,3 +276,24 @@ def test_digits_split_off_an_identifier_are_no_query_word():
     assert content_words("the 24h reminder") == ["24h", "24", "reminder"]  # a quantity keeps its number
     assert fields("borealis/bx-018.md", "Station", "")[0] == "borealis bx bx018"
     assert fields("runs/gdplot018.md", "Run", "see gdplot018")[3] == "see gdplot018\ngdplot"
+
+
+def test_the_words_a_warm_header_names_make_its_doc_hot(ctx, tmp_path):
+    """The WARM line promises only what ctx does: each word it names, said in a new conversation, makes that
+    doc HOT; a derived keyword (evidence only) or one shared by several docs is not named."""
+    docs = {f"pages/p{i}.md": f"# Page {i}\n\n" + "\n".join(f"Routine line {j} of page {i}." for j in range(40))
+            for i in range(6)}
+    docs["other.md"] = "# Crossings\n\nThe zebra crossing lights blink amber at night.\n"
+    cfg = project(tmp_path, docs, "keywords:\n  pages/p1.md: [quokka tuning, shared thing]\n"
+                                  "  pages/p2.md: [shared thing]\n  pages/p3.md: [shared thing]\n"
+                                  "derived_keywords:\n  pages/p1.md: [field validators]\n")
+    assert tiers_of(turn(ctx, cfg, "quokka tuning"))["pages/p1.md"] == HOT
+    data = turn(ctx, cfg, "why do the zebra crossing lights blink?")
+    assert tiers_of(data).get("pages/p1.md") == "WARM"
+    block = data["context"].split("] pages/p1.md ")[1]
+    line = next(ln for ln in block.splitlines() if ln.startswith("... [WARM: content truncated, mention "))
+    named = line.removeprefix("... [WARM: content truncated, mention ").removesuffix(" to expand] ...").split(", ")
+    assert "quokka tuning" in named and "field validators" not in named and "shared thing" not in named
+    for word in named:
+        again = turn(ctx, cfg, f"tell me about {word}", "--session", f"s-{word}")
+        assert tiers_of(again).get("pages/p1.md") == HOT, word

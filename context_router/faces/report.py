@@ -193,7 +193,10 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title:
-            findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))
+            # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
+            # text index's title field). A page of an mkdocs site always has one: its nav entry or file name.
+            findings.append(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only "
+                                               "its file name names it"))
     owners: dict[str, set[str]] = {}
     # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
     # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.
