@@ -214,7 +214,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
                                limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
         if text is None:
             continue
-        whole = index.body_of(text)
+        whole = render.doc_text(index.body_of(text))
         header, truncated = index.header_of(whole, cfg.warm.lines)
         if doc.oversize:
             whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."

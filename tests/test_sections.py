@@ -171,3 +171,20 @@ def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room
     names = line.split("left out or in part: ")[1].split(". `ctx show")[0]
     listed = [n for n in names.split(", ") if n != "..."]
     assert "" not in listed and len(listed) == len(set(listed))
+
+
+WORD_ST = st.text(alphabet="abcdefghijklmnopqrstuvwxyzé0123456789", min_size=1, max_size=8)
+MARKUP = ["{}", "**{}**", "*{}*", "_{}_", "`{}`", "[{}](../a/{}.md)", "[{}][ref]", "<b>{}</b>", "~~{}~~"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.tuples(WORD_ST, st.sampled_from(MARKUP)), min_size=1, max_size=6),
+       other=st.lists(WORD_ST, min_size=1, max_size=4))
+def test_a_section_is_found_as_its_heading_reads_and_by_its_slug(words, other):
+    """Whatever markup a heading's words carry, the words as they read and the heading's slug find it."""
+    heading = " ".join(m.format(w, w) for w, m in words)
+    body = f"# T\n\nintro\n\n## {' '.join(other)} zz\n\nother\n\n## {heading}\n\nthe text\n"
+    plain = " ".join(w for w, _ in words)
+    for name in (plain, plain.upper(), "-".join(w for w, _ in words), heading):
+        found = sections.find(body, name)
+        assert found is not None and found.startswith(f"## {heading}\n"), name

@@ -447,12 +447,14 @@ class Store:
             f"SELECT d.path, d.ord, bm25(sec, {weights[0]}, {weights[1]}) AS s FROM sec JOIN sec_docs d ON "
             "d.id = sec.rowid WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
-    def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float, str]]:
-        """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query."""
+    def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int,
+                         marks: tuple[str, str] = ("**", "**")) -> list[tuple[str, float, str]]:
+        """(path, relevance, a snippet of the body around the match, each match between `marks`) of the best
+        docs for an FTS5 query."""
         return [(p, -s, snippet) for p, s, snippet in self.conn.execute(
-            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, snippet(lex, 3, '**', '**', ' ... ', "
+            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, snippet(lex, 3, ?, ?, ' ... ', "
             "24) FROM lex JOIN lex_docs d ON d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?",
-            (query, limit))]
+            (*marks, query, limit))]
 
     def lexical_doc_counts(self, words: list[str]) -> dict[str, int]:
         """How many docs' text holds each word (the index's tokenizer stems it), remembered until the text

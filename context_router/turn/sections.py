@@ -11,6 +11,7 @@ before it carries its section's heading), and one line that names what was left 
 from __future__ import annotations
 
 from ..records import record
+from . import headings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,13 +72,13 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
 
 
 def find(body: str, name: str) -> str | None:
-    """The section called `name` (case-insensitive: the exact title first, then the first title that holds
-    it), with its subsections; None when there is none."""
+    """The section called `name` (case-insensitive, as the heading reads or by its slug: the exact title
+    first, then the first title that holds it), with its subsections; None when there is none."""
     sections = split(body)
-    wanted = " ".join(name.lower().split())
-    titles = [" ".join(s.title.lower().split()) if s.part == 0 else "" for s in sections]
-    picks = [i for i, t in enumerate(titles) if t and t == wanted] or \
-        [i for i, t in enumerate(titles) if t and wanted in t]
+    wanted = [k for k in headings.keys(name) if k]
+    titles = [s.title if s.part == 0 else "" for s in sections]
+    picks = [i for i, t in enumerate(titles) if t and headings.matches(t, name)] or \
+        [i for i, t in enumerate(titles) if t and any(k in headings.key(t) for k in wanted)]
     if not picks:
         return None
     first = picks[0]
