@@ -148,9 +148,14 @@ def _write_json(path: str, data: dict[str, Any]) -> None:
 HOOK_FILES = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
               "cline": ".clinerules/hooks/UserPromptSubmit"}
 HOOK_EVENTS = {"claude": "UserPromptSubmit", "gemini": "BeforeAgent", "codex": "UserPromptSubmit"}
-# The events after which the conversation no longer holds what ctx sent it, with their matcher: the same
-# command hears them and forgets what the session was sent.
-FORGET_EVENTS = {"claude": (("SessionStart", "compact|clear"),)}
+# The events after which the conversation no longer holds what ctx sent it, with their matcher (None: every
+# time): the same command hears them, forgets what the session was sent, and for Claude Code sends back what
+# the compacted turn showed. Gemini CLI fires PreCompress `auto` on every turn, so only `manual` is registered.
+FORGET_EVENTS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "claude": (("SessionStart", "compact|clear"),),
+    "gemini": (("SessionStart", "clear"), ("PreCompress", "manual")),
+    "codex": (("SessionStart", "compact|clear"), ("PostCompact", None)),
+}
 # How long the host lets the hook run before it gives up on it: Claude Code and Codex CLI count seconds,
 # Gemini CLI milliseconds.
 HOOK_TIMEOUT_S = 10
@@ -248,7 +253,7 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
         assert starts is not None
         mine = [h for h in _hooks_in(starts) if _is_ours(host)(h)]
         if not mine:
-            starts.append({"matcher": matcher, "hooks": [hook_entry(host, command)]})
+            starts.append({**({"matcher": matcher} if matcher else {}), "hooks": [hook_entry(host, command)]})
             changed = True
         for hook in mine:
             changed = changed or hook["command"] != command
