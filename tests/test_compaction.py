@@ -151,3 +151,49 @@ def test_install_registers_what_each_clients_compaction_needs_and_uninstall_remo
     assert all(len(g) == 1 and g[0]["hooks"][0]["command"] == "ctx hook " + host for g in groups.values())
     assert install_hook(host, str(path), "ctx hook " + host)[0] == "unchanged"
     assert uninstall_hook(host, str(path)) and not path.exists()
+
+
+def transcript(folder: Path, *inputs: int) -> Path:
+    """Gemini CLI's session file as it writes it: JSON lines, each reply with its token counts."""
+    path = folder / "session-2026-12-01T23-51-75d4e806.jsonl"
+    lines = [{"sessionId": "75d4e806", "projectHash": "744c", "startTime": "2026-12-01T23:51:02.713Z",
+              "kind": "main"}]
+    for n in inputs:
+        lines += [{"id": "u", "type": "user", "content": [{"text": "q"}], "displayContent": [{"text": "q"}]},
+                  {"id": "g", "type": "gemini", "content": "a", "thoughts": [],
+                   "tokens": {"input": n, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": n + 10},
+                   "model": "gemini-3.8-flash"},
+                  {"$set": {"lastUpdated": "2026-12-01T23:51:02.823Z"}}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_gemini_turn_that_will_compress_sends_in_full(sample, tmp_path):
+    """No hook hears Gemini CLI's auto-compression: it runs after BeforeAgent when the last request's prompt
+    tokens reached half the window. The transcript says so beforehand."""
+    chats = tmp_path / "chats"
+    chats.mkdir()
+    hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="is kestrel up?"))
+    small = transcript(chats, 50, 4_000)
+    _, named = answer(hook("gemini", json.dumps({**json.loads(gemini(sample.parent, "BeforeAgent", prompt="kestrel?")),
+                                                 "transcript_path": str(small)}).encode())[1])
+    assert ALREADY in block(named)
+    big = transcript(chats, 50, 600_000)
+    _, sent = answer(hook("gemini", json.dumps({**json.loads(gemini(sample.parent, "BeforeAgent", prompt="kestrel?")),
+                                                "transcript_path": str(big)}).encode())[1])
+    assert TOPOLOGY in block(sent) and ALREADY not in block(sent)
+
+
+@pytest.mark.parametrize("tokens, threshold, compresses", [
+    (None, None, False), (524_287, None, False), (524_288, None, True), (300_000, 0.25, True),
+    (200_000, 0.25, False), (300_000, "high", False),
+])
+def test_gemini_compression_threshold(tmp_path, monkeypatch, tokens, threshold, compresses):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if threshold is not None:
+        (tmp_path / ".gemini").mkdir()
+        (tmp_path / ".gemini" / "settings.json").write_text(json.dumps({"model": {"compressionThreshold": threshold}}))
+    path = transcript(tmp_path, *([tokens] if tokens is not None else []))
+    assert hooks.gemini_will_compress(str(path), str(tmp_path)) is compresses
+    assert hooks.gemini_will_compress(str(tmp_path / "missing.jsonl"), str(tmp_path)) is False
+    assert hooks.gemini_will_compress(None, str(tmp_path)) is False

@@ -33,6 +33,7 @@ MAX_SESSION_CHARS = 200
 # compacted or cleared), putting back what the compacted conversation needs (RESTORE), or nothing (an event ctx
 # does not act on).
 TURN, FORGET, RESTORE, IGNORE = "turn", "forget", "restore", "ignore"
+FRESH = "fresh"  # the host will compact before this prompt's request: forget, then a turn that sends in full
 
 
 def _options(args: list[str]) -> dict[str, str]:
@@ -112,12 +113,70 @@ def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | No
     prompt = _prompt(data.get("prompt"))
     if host == "gemini" and prompt.strip() in GEMINI_COMPRESS:
         return FORGET, "", session, cwd
+    if host == "gemini" and gemini_will_compress(data.get("transcript_path"), cwd):
+        return FRESH, prompt, session, cwd
     return TURN, prompt, session, cwd
 
 
 # Gemini CLI's /compress and its other names: `gemini -p /compress` compresses the history and then sends the
 # command on to BeforeAgent as a prompt, where a turn would name docs the history no longer holds.
 GEMINI_COMPRESS = ("/compress", "/summarize", "/compact")
+
+
+# Gemini CLI compresses the history after BeforeAgent and before the request when the last request's prompt
+# tokens reached `model.compressionThreshold` (0.5 unless set) of the model's window (1,048,576 tokens for every
+# Gemini model it knows), and no hook hears it. The transcript it names records each reply's input tokens.
+GEMINI_WINDOW = 1_048_576
+GEMINI_THRESHOLD = 0.5
+TRANSCRIPT_TAIL = 65536
+
+
+def gemini_will_compress(transcript: Any, cwd: str | None) -> bool:
+    """Whether this prompt's request follows a compression: the transcript's last recorded input tokens
+    against the threshold the settings give."""
+    if not isinstance(transcript, str) or not transcript:
+        return False
+    tokens = _last_input_tokens(transcript)
+    return tokens is not None and tokens >= _gemini_threshold(cwd) * GEMINI_WINDOW
+
+
+def _last_input_tokens(path: str) -> int | None:
+    from .. import fastjson
+
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - TRANSCRIPT_TAIL))
+            tail = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in reversed(tail.splitlines()):
+        if '"tokens"' not in line:
+            continue
+        try:
+            tokens = fastjson.loads(line).get("tokens")
+        except (ValueError, AttributeError):
+            continue  # the tail's first line, cut in the middle
+        if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
+            return int(tokens["input"])
+    return None
+
+
+def _gemini_threshold(cwd: str | None) -> float:
+    """`model.compressionThreshold` from the project's settings, else the user's, else Gemini's default."""
+    from .. import fastjson
+
+    for folder in (cwd, os.path.expanduser("~")):
+        if not folder:
+            continue
+        try:
+            with open(os.path.join(folder, ".gemini", "settings.json"), encoding="utf-8") as fh:
+                value = fastjson.loads(fh.read()).get("model", {}).get("compressionThreshold")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(value, (int, float)) and 0 < value <= 1:
+            return float(value)
+    return GEMINI_THRESHOLD
 
 
 def lost_event(host: str, event: Any, data: dict[str, Any]) -> str:
@@ -211,7 +270,7 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
             raise InputError(f"unknown hook host {host!r} (expected one of: {', '.join(HOSTS)})")
         opts = _options(args)
         kind, prompt, session_id, cwd = parse_payload(host, stdin.read())
-        if kind == TURN and not prompt.strip():
+        if kind in (TURN, FRESH) and not prompt.strip():
             kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
         if kind != IGNORE:
             context = _serve(host, kind, opts, prompt, session_id, cwd, warn)
@@ -247,6 +306,10 @@ def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: 
         return ""
     if kind == RESTORE:
         return _restore(host, session, opts, config, folder, chosen, warn)
+    if kind == FRESH and "dry-run" not in opts:
+        from ..router import forget_session
+
+        forget_session(session, config, opts.get("docs"), folder, warn)
     from ..router import TurnRequest, route
 
     result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen,
