@@ -21,8 +21,10 @@ SAMPLE_CONFIG = REPO / "config.yaml"
 def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state" / "state.db"
     monkeypatch.setenv("CTX_STATE", str(state))
-    for name in ("CTX_CONFIG", "CTX_SESSION"):
+    for name in ("CTX_CONFIG", "CTX_SESSION", "CODEX_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+                 "GEMINI_CLI_TRUST_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the hosts' user files (trusted folders) are the test's
     monkeypatch.chdir(tmp_path)
     return state
 

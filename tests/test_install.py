@@ -103,8 +103,11 @@ def test_an_old_command_is_updated_in_place(ctx, tmp_path):
 
 
 def test_install_says_what_the_host_needs_first(ctx):
-    assert "note: Codex CLI runs a project's hooks only in a trusted project" in ctx("hook", "install", "codex").out
-    assert "trusted folder" in ctx("hook", "install", "gemini").out
+    res = ctx("hook", "install", "codex")
+    assert res.code == 0 and "Codex CLI loads no hook of" in res.err and "the project is not trusted" in res.err
+    assert "fix: trust the project: run `codex` in" in res.err
+    res = ctx("hook", "install", "gemini")
+    assert "the folder is not trusted" in res.err and "fix: ctx hook install gemini --trust" in res.err
     assert "Enable Hooks" in ctx("hook", "install", "cline").out
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from .. import __version__
-from ..errors import EXIT_USAGE, CtxError, InputError
+from ..errors import EXIT_FAILURE, EXIT_USAGE, CtxError, InputError
 from .hooks import ENV_SESSION
 
 # Plain click help (no rich panels): a flag shows no `<bool>` as if it took a value, and -h works like --help.
@@ -347,6 +347,8 @@ def doctor(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
         print(f"{c.level}: {c.message}" + (f"\n  fix: {c.fix}" if c.fix else ""))
     problems = sum(c.level != "ok" for c in checks)
     print(f"{problems} problem(s) found" if problems else "all good")
+    if problems:  # a health check that found something fails, so a script can tell
+        raise typer.Exit(EXIT_FAILURE)
 
 
 @app.command()
@@ -528,7 +530,8 @@ ProjectOpt = typer.Option(None, "--project", help="Project folder (else the one 
 ReplaceOpt = typer.Option(False, "--replace", help="Remove another context router's hook (claude-cognitive's).")
 
 
-def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False) -> None:
+def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False,
+                  trust: bool = False) -> None:
     from .install import HOST_NAMES, hook_command, hook_path, install_hook, project_root, trust_note
 
     path = hook_path(host, project or project_root(os.getcwd()), global_)
@@ -544,8 +547,41 @@ def _install_hook(host: str, project: str | None, global_: bool = False, replace
             _warn(f"warning: another context router's hook is installed too: {other}; both inject context "
                   f"(`ctx hook install {host} --replace` removes it)")
     note = trust_note(host)
-    if note and status != "unchanged":
+    if trust:
+        _trust_hook(host, os.path.dirname(os.path.dirname(path)), path)
+    elif not _report_trust(host, os.path.dirname(os.path.dirname(path)), path) and note and status != "unchanged":
         print(f"note: {note}")
+
+
+def _report_trust(host: str, project: str, path: str) -> bool:
+    """Say so when the host will not run the hook just installed, with the one step that makes it run; whether
+    it could be told."""
+    from . import trust
+
+    if host not in ("codex", "gemini"):
+        return False
+    try:
+        verdict = trust.codex_verdict(project, path) if host == "codex" else trust.gemini_verdict(project)
+    except CtxError as exc:
+        _warn(f"warning: cannot tell whether {host} trusts the hook: {exc}")
+        return False
+    if verdict.runs is False:
+        _warn(f"warning: {verdict.why}\n  fix: {verdict.fix}")
+    return verdict.runs is not None
+
+
+def _trust_hook(host: str, project: str, path: str) -> None:
+    from . import trust
+
+    if host == "codex":
+        n = trust.trust_codex(project, path)
+        print(f"trusted {n} hook(s) of {path} in {trust.codex_config()}" if n else
+              f"Codex CLI already trusts the hooks of {path}")
+    elif host == "gemini":
+        print(f"trusted {project} in {trust.gemini_trust_file()}" if trust.trust_gemini(project) else
+              f"Gemini CLI already trusts {project}")
+    else:
+        raise InputError(f"--trust is for codex and gemini, not {host}")
 
 
 def _uninstall_hook(host: str, project: str | None, global_: bool = False) -> None:
@@ -566,24 +602,29 @@ def install_claude(global_: bool = typer.Option(False, "--global", help="The use
     _install_hook("claude", project, global_, replace)
 
 
+TrustOpt = typer.Option(False, "--trust", help="Record in the host's own config that it may run the hook.")
+
+
 @install_app.command("gemini")
-def install_gemini(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
-    """Merge the BeforeAgent hook into .gemini/settings.json, keeping everything else.
+def install_gemini(project: str | None = ProjectOpt, replace: bool = ReplaceOpt, trust: bool = TrustOpt) -> None:
+    """Merge the BeforeAgent hook into .gemini/settings.json, keeping everything else; --trust adds the folder
+    to Gemini's trusted folders.
 
     \b
-    Example: ctx hook install gemini
+    Example: ctx hook install gemini --trust
     """
-    _install_hook("gemini", project, replace=replace)
+    _install_hook("gemini", project, replace=replace, trust=trust)
 
 
 @install_app.command("codex")
-def install_codex(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
-    """Merge the UserPromptSubmit hook into .codex/hooks.json, keeping everything else.
+def install_codex(project: str | None = ProjectOpt, replace: bool = ReplaceOpt, trust: bool = TrustOpt) -> None:
+    """Merge the UserPromptSubmit hook (and the compaction events) into .codex/hooks.json, keeping everything
+    else; --trust records the hooks' hashes as trusted in Codex's config.toml, as /hooks in Codex does.
 
     \b
-    Example: ctx hook install codex
+    Example: ctx hook install codex --trust
     """
-    _install_hook("codex", project, replace=replace)
+    _install_hook("codex", project, replace=replace, trust=trust)
 
 
 @install_app.command("cline")

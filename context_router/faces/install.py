@@ -106,9 +106,11 @@ def trust_note(host: str, mcp: bool = False) -> str | None:
         return "Codex CLI reads a project's .codex/config.toml only in a trusted project"
     if host == "codex":
         return ("Codex CLI runs a project's hooks only in a trusted project, and a new or changed hook only once "
-                "you trust it (/hooks in Codex)")
+                "you trust it (/hooks in Codex, or `ctx hook install codex --trust`); `codex exec` skips an "
+                "untrusted one without a word")
     if host == "gemini":
-        return "Gemini CLI reads a project's .gemini/settings.json only in a trusted folder (when folder trust is on)"
+        return ("Gemini CLI reads a project's .gemini/settings.json only in a trusted folder (`ctx hook install "
+                "gemini --trust` adds it; `gemini -p` exits 55 in an untrusted one)")
     if host == "cline":
         return "Cline runs hooks only with Enable Hooks on in its settings (Cline 3.36 or later, macOS and Linux)"
     if host == "cursor":
@@ -544,3 +546,10 @@ def _loads_or_none(reader: Any, text: str) -> dict[str, Any] | None:
         return reader.loads(text)  # type: ignore[no-any-return]
     except ValueError:
         return None
+
+
+# What trust.py reads of these files.
+split_command = _split
+read_text = _read_text
+table_name = _table_name
+toml_reader = _toml_reader
