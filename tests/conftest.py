@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from context_router.entry import main
+from context_router.faces.install import hook_command, portable
 
 REPO = Path(__file__).resolve().parents[1]
+# Where `ctx hook install claude` writes this ctx's command: the shared settings when it is the `ctx` every shell
+# finds, else (a virtual environment's, as in a checkout) the local ones.
+CLAUDE_SETTINGS = ".claude/settings.json" if portable(hook_command("claude")) else ".claude/settings.local.json"
 SAMPLE_DOCS = REPO / "docs-sample"
 SAMPLE_CONFIG = REPO / "config.yaml"
 

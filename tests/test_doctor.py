@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import write_docs
+from .conftest import CLAUDE_SETTINGS, write_docs
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_doctor_in_a_configured_project(ctx, fresh):
     (fresh / "docs" / "systems" / "harbor.md").write_text("# Harbor\n\nchanged\n")
     assert "warning: index: 1 of 1 files changed since it was built" in ctx("doctor").out
     assert ctx("hook", "install", "claude").code == 0
-    settings = fresh / ".claude" / "settings.json"
+    settings = fresh / CLAUDE_SETTINGS
     data = json.loads(settings.read_text())
     other = {"type": "command", "command": "python3 context-router-v2.py"}
     data["hooks"]["UserPromptSubmit"].append({"hooks": [other]})
@@ -96,7 +96,7 @@ def test_doctor_runs_each_installed_hook_as_its_host_would(ctx, fresh, monkeypat
         assert ctx("hook", "install", host, *(["--trust"] if host == "gemini" else [])).code == 0
     trust_codex_by_config(fresh)
     out = ctx("doctor").out
-    for name, file in (("Claude Code", ".claude/settings.json"), ("Gemini CLI", ".gemini/settings.json"),
+    for name, file in (("Claude Code", CLAUDE_SETTINGS), ("Gemini CLI", ".gemini/settings.json"),
                        ("Codex CLI", ".codex/hooks.json"), ("Cline", ".clinerules/hooks/UserPromptSubmit")):
         assert f"ok: hook: installed for {name} in {fresh / file}; run outside this shell it answered in " in out
     assert out.endswith("all good\n") and not (fresh / ".ctx").exists()  # the tries were dry runs

@@ -532,11 +532,36 @@ ReplaceOpt = typer.Option(False, "--replace", help="Remove another context route
 
 def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False,
                   trust: bool = False) -> None:
-    from .install import HOST_NAMES, hook_command, hook_path, install_hook, project_root, trust_note
+    from .install import (
+        HOST_NAMES,
+        drop_other_routers,
+        find_hook,
+        hook_command,
+        hook_paths,
+        install_hook,
+        install_path,
+        portable,
+        project_root,
+        trust_note,
+        uninstall_hook,
+    )
 
-    path = hook_path(host, project or project_root(os.getcwd()), global_)
+    root = project or project_root(os.getcwd())
     command = hook_command(host)
+    path = install_path(host, root, command, global_)
     status, others = install_hook(host, path, command, replace)
+    if not global_ and host != "cline":
+        for elsewhere in hook_paths(host, root):
+            if elsewhere == path:
+                continue
+            if uninstall_hook(host, elsewhere):  # one place only: the right one
+                print(f"removed the hook from {elsewhere}")
+                status = "added" if status == "unchanged" else status
+            others += drop_other_routers(host, elsewhere) if replace else find_hook(host, elsewhere)[1]
+        if not portable(command) and path == hook_paths(host, root)[0] and host != "cline":
+            _warn(f"note: {path} now names this machine's ctx ({command.split()[0]}): keep it out of the "
+                  f"repository, or install ctx where every shell finds it (pipx install ctx-router) and install "
+                  f"the hook again for a command that works for everyone")
     print({"added": f"installed `{command}` for {HOST_NAMES[host]} in {path}",
            "updated": f"updated the hook in {path}: it runs `{command}` now",
            "unchanged": f"the hook is already in {path}"}[status])
@@ -585,10 +610,15 @@ def _trust_hook(host: str, project: str, path: str) -> None:
 
 
 def _uninstall_hook(host: str, project: str | None, global_: bool = False) -> None:
-    from .install import hook_path, project_root, uninstall_hook
+    from .install import hook_path, hook_paths, project_root, uninstall_hook
 
-    path = hook_path(host, project or project_root(os.getcwd()), global_)
-    print(f"removed the hook from {path}" if uninstall_hook(host, path) else f"no ctx hook in {path}")
+    root = project or project_root(os.getcwd())
+    paths = [hook_path(host, root, global_)] if global_ else hook_paths(host, root)
+    removed = [path for path in paths if uninstall_hook(host, path)]
+    for path in removed:
+        print(f"removed the hook from {path}")
+    if not removed:
+        print(f"no ctx hook in {' or '.join(paths)}")
 
 
 @install_app.command("claude")

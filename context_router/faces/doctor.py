@@ -99,8 +99,8 @@ def _hook_checks(cwd: str) -> list[Check]:
     it; one warning when no host has it."""
     out: list[Check] = []
     root = install.project_root(cwd)
-    places = [(host, install.hook_path(host, root)) for host in install.HOOK_HOSTS]
-    places.insert(1, ("claude", install.hook_path("claude", root, global_=True)))
+    places = [(host, path) for host in install.HOOK_HOSTS for path in install.hook_paths(host, root)]
+    places.insert(2, ("claude", install.hook_path("claude", root, global_=True)))
     found = False
     for host, path in places:
         name = install.HOST_NAMES[host]

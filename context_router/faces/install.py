@@ -170,6 +170,33 @@ def hook_entry(host: str, command: str) -> dict[str, Any]:
     return {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
 
 
+# A command that names this machine's ctx (a virtual environment's, say) works only here, so it goes to the
+# host's file for this machine's own settings, which Claude Code keeps out of git, never to the one the team
+# shares; a command that works for everyone (`ctx` from the PATH) goes to the shared file. Gemini CLI, Codex
+# CLI and Cline have no such file in a project: the installer says the file names this machine.
+LOCAL_HOOK_FILES = {"claude": ".claude/settings.local.json"}
+
+
+def portable(command: str) -> bool:
+    """Whether the hook command runs on any machine with ctx on its PATH."""
+    words = _split(command)
+    return bool(words) and words[0] == "ctx"
+
+
+def install_path(host: str, project: str, command: str, global_: bool = False) -> str:
+    """Where `ctx hook install` writes this command: the shared file, or the host's local one for a command
+    that works only on this machine."""
+    if not global_ and host in LOCAL_HOOK_FILES and not portable(command):
+        return os.path.normpath(os.path.join(project, LOCAL_HOOK_FILES[host]))
+    return hook_path(host, project, global_)
+
+
+def hook_paths(host: str, project: str) -> list[str]:
+    """Every project file the host reads our hook from: the shared one, then the local one."""
+    local = LOCAL_HOOK_FILES.get(host)
+    return [hook_path(host, project), *([os.path.normpath(os.path.join(project, local))] if local else [])]
+
+
 def hook_path(host: str, project: str, global_: bool = False) -> str:
     base = os.path.expanduser("~") if global_ else project
     return os.path.normpath(os.path.join(base, HOOK_FILES[host]))
@@ -263,6 +290,19 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
     if changed or status != "unchanged":
         _write_json(path, settings)
     return status, others
+
+
+def drop_other_routers(host: str, path: str) -> list[str]:
+    """Remove other context routers' prompt hooks from the host's file: their commands."""
+    settings = load_json(path)
+    groups = _groups(settings, path, HOOK_EVENTS[host], create=False)
+    if not groups:
+        return []
+    kept, dropped = _drop_hooks(groups, _is_other_router(host))
+    if dropped:
+        settings["hooks"][HOOK_EVENTS[host]] = kept
+        _write_json(path, settings)
+    return dropped
 
 
 def find_hook(host: str, path: str) -> tuple[str | None, list[str]]:
