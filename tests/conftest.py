@@ -21,6 +21,19 @@ SAMPLE_DOCS = REPO / "docs-sample"
 SAMPLE_CONFIG = REPO / "config.yaml"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--e2e", action="store_true", help="also run tests/e2e: the real clients (node and npm)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--e2e"):
+        return
+    skip = pytest.mark.skip(reason="the real clients run with --e2e (python -m pytest tests/e2e --e2e)")
+    for item in items:
+        if item.nodeid.startswith("tests/e2e/"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state" / "state.db"
