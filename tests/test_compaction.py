@@ -97,14 +97,12 @@ def test_gemini_precompress_auto_fires_every_turn_and_forgets_nothing(sample):
     assert ALREADY in block(second) and TOPOLOGY not in block(second)
 
 
-@pytest.mark.parametrize("compress", [
-    lambda cwd: gemini(cwd, "PreCompress", trigger="manual"),
-    lambda cwd: gemini(cwd, "BeforeAgent", prompt="/compress"),
-    lambda cwd: gemini(cwd, "BeforeAgent", prompt=" /compact "),
-])
-def test_gemini_compress_forgets_and_runs_no_turn_on_the_command(sample, compress):
+def test_gemini_compress_forgets_and_runs_no_turn_on_the_command(sample):
+    """`gemini -p /compress` fires PreCompress `manual`, then hands `/compress` to BeforeAgent as a prompt."""
     hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="is kestrel up?"))
-    assert hook("gemini", compress(sample.parent)) == (0, "", "")
+    assert hook("gemini", gemini(sample.parent, "PreCompress", trigger="manual")) == (0, "", "")
+    for command in ("/compress", " /compact ", "/summarize"):
+        assert hook("gemini", gemini(sample.parent, "BeforeAgent", prompt=command)) == (0, "", "")
     _, after = answer(hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="kestrel?"))[1])
     assert TOPOLOGY in block(after) and ALREADY not in block(after)
     assert "[Turn 2]" in after  # `/compress` was no turn

@@ -112,14 +112,14 @@ def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | No
         return lost_event(host, event, data), "", session, cwd
     prompt = _prompt(data.get("prompt"))
     if host == "gemini" and prompt.strip() in GEMINI_COMPRESS:
-        return FORGET, "", session, cwd
+        return IGNORE, "", session, cwd
     if host == "gemini" and gemini_will_compress(data.get("transcript_path"), cwd):
         return FRESH, prompt, session, cwd
     return TURN, prompt, session, cwd
 
 
-# Gemini CLI's /compress and its other names: `gemini -p /compress` compresses the history and then sends the
-# command on to BeforeAgent as a prompt, where a turn would name docs the history no longer holds.
+# Gemini CLI's /compress and its other names: `gemini -p /compress` fires PreCompress `manual` (which forgets)
+# and then sends the command on to BeforeAgent as a prompt: no turn runs on it.
 GEMINI_COMPRESS = ("/compress", "/summarize", "/compact")
 
 
