@@ -57,11 +57,13 @@ def npm_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
         home = prefix / "npm-home"  # npm's cache and config stay in the temp folder too
         home.mkdir(parents=True, exist_ok=True)
         res = subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-fund", "--no-audit", "--no-save",
+                              "--fetch-retries", "1", "--fetch-timeout", "60000",
                               *CLIENTS.values()], capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
                              env={**os.environ, "HOME": str(home), "npm_config_cache": str(home / "cache")})
         if res.returncode != 0:
-            last = (res.stderr.strip().splitlines() or ["?"])[-1]
-            pytest.skip(f"npm could not install the clients (no network?): {last}")
+            lines = res.stderr.strip().splitlines() or ["?"]
+            why = next((line for line in lines if " code " in line or "errno" in line.lower()), lines[0])
+            pytest.skip(f"npm could not install the clients (no network?): {why}")
     return bin_dir
 
 
