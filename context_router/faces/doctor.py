@@ -133,7 +133,7 @@ def _trust_checks(host: str, path: str, root: str) -> list[Check]:
     it."""
     from . import trust
 
-    if host not in ("codex", "gemini") or path.startswith(os.path.expanduser("~") + os.sep + "."):
+    if host not in ("codex", "gemini"):
         return []
     try:
         verdict = trust.codex_verdict(root, path) if host == "codex" else trust.gemini_verdict(root)
