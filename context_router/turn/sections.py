@@ -172,8 +172,12 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
                 parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
             else:
                 parts.append(section.text)
-        elif j not in sent and (not skipped or skipped[-1] != section.title):
-            skipped.append(section.title)
+        elif j not in sent:
+            # A section is named once however many of its parts are left out; a later part of the opening
+            # is "the rest of the opening".
+            name = section.title or "the rest of the opening"
+            if name not in skipped:
+                skipped.append(name)
     if sent:
         names = list(dict.fromkeys(rest[j - 1].title or "the opening" if j else "the opening" for j in sorted(sent)
                                    if j <= len(rest)))
@@ -181,7 +185,8 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
-        total = short + sum(1 for s in rest if s.part == 0)
+        total = len({s.title or "the rest of the opening" for s in rest} | ({"the rest of the opening"} if short
+                                                                            else set()))
         parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 
