@@ -47,7 +47,7 @@ def test_a_poison_config_is_one_line_and_quick(ctx, tmp_path, text, message):
     (tmp_path / "config.yaml").write_text(text)
     start = time.monotonic()
     res = ctx("route", "x", "--config", str(tmp_path / "config.yaml"))
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 10  # milliseconds when refused; the expansion itself takes minutes and gigabytes
     assert res.code == 2 and message in res.err and res.err.count("\n") == 1
 
 
@@ -308,13 +308,19 @@ def test_an_ignore_file_that_is_a_fifo_or_a_link_out_is_skipped(ctx, tmp_path):
     assert "ignored .gitignore" in res.err and "ignored .ctxignore" in res.err
 
 
-def test_thirty_thousand_front_matter_keywords_route_quickly(ctx, tmp_path):
+def test_thirty_thousand_front_matter_keywords_route_quickly(ctx, tmp_path, monkeypatch):
     keywords = "\n".join(f"  - kw{i}" for i in range(30000))
     cfg = project(tmp_path, {"big.md": f"---\nkeywords:\n{keywords}\n---\n# Big\n", "b.md": "# B\n"})
     ctx("route", "warm up", "--config", str(cfg))
-    start = time.monotonic()
+    # The next turn finds the keyword by its token in the index: it reads no front matter again (counted,
+    # not timed: the machine's speed says nothing).
+    from context_router.store import index
+
+    calls = []
+    real = index.split_front_matter
+    monkeypatch.setattr(index, "split_front_matter", lambda text: calls.append(1) or real(text))
     res = ctx("route", "kw29999 please", "--config", str(cfg))
-    assert time.monotonic() - start < 1.0 and "HOT] big.md" in res.out
+    assert "HOT] big.md" in res.out and calls == []
 
 
 def test_a_found_config_cannot_point_the_hook_outside_its_project(tmp_path, monkeypatch):
@@ -447,7 +453,7 @@ def test_deep_front_matter_is_refused_before_parsing_and_the_named_doc_shows(ctx
                   "keywords: {zeta.md: [zeta]}\n")
     start = time.monotonic()
     res = ctx("route", "zeta", "--config", str(cfg), "-f", "json")
-    assert time.monotonic() - start < 1.5 and res.code == 0
+    assert time.monotonic() - start < 10 and res.code == 0
     assert json.loads(res.out)["files"][0]["path"] == "zeta.md"
     assert res.err.count("invalid front matter: nested over 100 levels deep (not read)") == 4
 

@@ -121,7 +121,7 @@ def test_ignore_patterns_with_many_single_stars_match_at_once(tmp_path):
                           ".gitignore": hostile + "\n"})
     start = time.monotonic()
     scan = index.scan(str(tmp_path))
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10  # at once; a backtracking matcher takes minutes
     assert sorted(scan.files) == ["a" * 80 + ".md"] and scan.warnings == ()  # the pattern holds, and is kept
 
 

@@ -37,10 +37,10 @@ WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
 KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this share of its best doc
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections
-LEADER_SHARE = 0.5  # a section at least this share of the prompt's best section leads its doc to HOT
+LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LIMIT = 60  # sections kept per turn's ranking
 SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
-DOC_SHARE = 0.25  # weight of the doc's whole text beside it
+DOC_SHARE = 1.0  # weight of the doc's whole text beside it
 
 
 FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
