@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 APPLICATION_ID = 0x63747872  # "ctxr"
-SCHEMA_VERSION = 4
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
 OPEN_ATTEMPTS = 8  # opening a state another process is creating: tries, 0.05 s apart and growing
@@ -113,6 +112,25 @@ CREATE TABLE IF NOT EXISTS sent (session TEXT NOT NULL, path TEXT NOT NULL, unit
                                  turn INTEGER NOT NULL, PRIMARY KEY (session, path, unit)) WITHOUT ROWID;
 DELETE FROM meta WHERE key IN ('config', 'index')
 """
+
+def _run(conn: sqlite3.Connection, statements: str) -> None:
+    for statement in statements.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _to_v2(conn: sqlite3.Connection) -> None:
+    _run(conn, SCHEMA_V2)
+    # Sessions of version 1 kept no time: their idle time (pruning, `--session last`) counts from the upgrade.
+    conn.execute("UPDATE sessions SET updated = coalesce(updated, ?)", (time.time(),))
+
+
+# The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
+# of the connection), so a new state runs them all and an older one the steps after its version. The version
+# check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4)
+SCHEMA_VERSION = len(MIGRATIONS)
+
 
 class ForeignState(sqlite3.DatabaseError):
     """The file is not a ctx state database we can use (another application's, another schema, bad data)."""
@@ -292,7 +310,7 @@ class Store:
                 self._create(conn)
             elif app_id != APPLICATION_ID:
                 raise ForeignState("another application's database")
-            elif version in (1, 2):
+            elif 0 < version < SCHEMA_VERSION:
                 self._upgrade(conn, version)
             elif version != SCHEMA_VERSION:
                 raise ForeignState(f"schema version {version}, this ctx knows {SCHEMA_VERSION}")
@@ -307,29 +325,25 @@ class Store:
         # transaction. Several processes may get here at once: the version check under the write lock
         # makes exactly one of them create the schema.
         conn.execute("PRAGMA journal_mode = WAL")
-        Store._migrate(conn, 0, ";".join((SCHEMA, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)),
-                       f"PRAGMA application_id = {APPLICATION_ID}")
+        Store._migrate(conn, 0, f"PRAGMA application_id = {APPLICATION_ID}")
 
     @staticmethod
     def _upgrade(conn: sqlite3.Connection, version: int) -> None:
-        """An older schema, upgraded in place: sessions, pins and history are kept. 1 -> 2 adds the text index
-        (sessions' idle time counted from now); 2 -> 3 the tables of the in-place model and of settings; 3 -> 4
-        the keyword and hub flags. The docs index is rebuilt (its signature carries the ctx version), and with it
-        the model."""
-        steps = {1: ";".join((SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)), 2: SCHEMA_V3 + ";" + SCHEMA_V4, 3: SCHEMA_V4}
-        Store._migrate(conn, version, steps[version],
-                       f"UPDATE sessions SET updated = coalesce(updated, {time.time()!r})")
+        """An older schema, upgraded in place by the steps after it: sessions, pins, scores and history are
+        kept. The docs index is rebuilt (its signature carries the ctx version), and with it the model."""
+        Store._migrate(conn, version)
 
     @staticmethod
-    def _migrate(conn: sqlite3.Connection, version: int, statements: str, last: str) -> None:
-        """Run `statements`, then `last`, and set the schema version: once, under the write lock, and only
-        while the file is still at `version` (another process may have done it first)."""
+    def _migrate(conn: sqlite3.Connection, version: int, last: str = "") -> None:
+        """Run the steps after `version`, then `last`, and set the schema version: once, under the write lock,
+        and only while the file is still at `version` (another process may have done it first)."""
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] == version:
-                for statement in (statements + ";" + last).split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for step in MIGRATIONS[version:]:
+                    step(conn) if callable(step) else _run(conn, step)
+                if last:
+                    conn.execute(last)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
