@@ -30,6 +30,8 @@ def old_state(path, version: int) -> None:
                  (marshal.dumps((3.0, 0.0)), marshal.dumps({})))
     conn.execute("INSERT INTO scores (session, path, score, last_hit_turn, hits) VALUES ('old', ?, 0.5, 3, 1)",
                  (VAULT,))
+    if "turn" in {row[1] for row in conn.execute("PRAGMA table_info(scores)")}:
+        conn.execute("UPDATE scores SET turn = 4")  # kept with the turn it was set, as version 5 on keep it
     conn.execute("INSERT INTO history (session, turn, path, score, causes) VALUES ('old', 3, ?, 1.0, ?)",
                  (VAULT, "keyword:vault"))
     conn.execute("INSERT INTO pins VALUES ('overview.md', 'warm', 1.0, NULL, 'made by the old ctx')")

@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
     import sqlite3  # type: ignore[no-redef]
 
 from ..errors import InputError, StateError
-from ..records import FileScore, record
+from ..records import decayed, record
 from .index import Doc
 
 TYPE_CHECKING = False
@@ -113,6 +113,24 @@ CREATE TABLE IF NOT EXISTS sent (session TEXT NOT NULL, path TEXT NOT NULL, unit
 DELETE FROM meta WHERE key IN ('config', 'index')
 """
 
+# Version 5: a score is kept with the turn it was set and the rate it decays at, and decays when it is read
+# (score x rate^turns since): a turn writes only the docs it touched. `warm_until` and `live_until` are the last
+# turns its decayed score is at or above the WARM line and above zero, so a turn reads only the docs that can
+# rank and a score that decayed to nothing is deleted by an index. The history records the causes that change
+# something, not a decay row per doc per turn (decay is the rule, told again by `ctx explain` and `ctx chart`).
+# An upgraded score keeps the session's turn, a rate of its doc's as of the first turn that reads it.
+FOREVER = 1 << 62
+SCHEMA_V5 = f"""
+ALTER TABLE scores ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE scores ADD COLUMN rate REAL;
+ALTER TABLE scores ADD COLUMN warm_until INTEGER NOT NULL DEFAULT {FOREVER};
+ALTER TABLE scores ADD COLUMN live_until INTEGER NOT NULL DEFAULT {FOREVER};
+UPDATE scores SET turn = coalesce((SELECT turn FROM sessions WHERE name = scores.session), 0);
+CREATE INDEX IF NOT EXISTS scores_warm ON scores (session, warm_until);
+CREATE INDEX IF NOT EXISTS scores_live ON scores (session, live_until)
+"""
+
+
 def _run(conn: sqlite3.Connection, statements: str) -> None:
     for statement in statements.split(";"):
         if statement.strip():
@@ -128,7 +146,7 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
 # of the connection), so a new state runs them all and an older one the steps after its version. The version
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
-MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4)
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -161,10 +179,22 @@ def is_corruption(exc: BaseException) -> bool:
 
 
 @record
+class Kept:
+    """A score as kept: the value it was set to at `turn`, decaying by `rate` a turn from then on (None: an
+    upgraded score, at its doc's rate)."""
+
+    score: float
+    turn: int
+    rate: float | None
+    last_hit_turn: int
+    hits: int
+
+
+@record
 class Session:
     name: str
     turn: int
-    scores: dict[str, FileScore]
+    scores: dict[str, Kept]  # every kept score (none when the session was read without them)
     bucket: tuple[float, float]  # rate limit: (tokens left, wall-clock time they were counted)
     semantic: dict[str, Any]  # the semantic layer's memory of this session (see layers.py)
 
@@ -603,20 +633,37 @@ class Store:
 
     # -- sessions ---------------------------------------------------------------------------------------------
 
-    def session(self, name: str) -> Session:
+    def session(self, name: str, scores: bool = True) -> Session:
+        """scores: with every kept score of the session (a turn asks for the ones it needs instead)."""
         row = self.conn.execute("SELECT turn, bucket, semantic FROM sessions WHERE name = ?", (name,)).fetchone()
-        scores = {p: FileScore(s, t, h) for p, s, t, h in self.conn.execute(
-            "SELECT path, score, last_hit_turn, hits FROM scores WHERE session = ?", (name,))}
+        kept = self._kept("WHERE session = ? AND live_until >= ?", (name, row[0] if row else 0)) if scores else {}
         if row is None:
-            return Session(name, 0, scores, (-1.0, 0.0), {})
+            return Session(name, 0, kept, (-1.0, 0.0), {})
         bucket = tuple(loads(row[1]))
-        return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
+        return Session(name, row[0], kept, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
-    def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
-                  bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None,
-                  shown: tuple[int, dict[str, tuple[Any, ...]]] | None = None) -> None:
-        """shown: (the chars printed, path -> (tier or why left out, chars[, chars the conversation held and
-        the turn named instead of sending])) of a turn that printed."""
+    def _kept(self, where: str, params: Sequence[Any]) -> dict[str, Kept]:
+        return {p: Kept(s, t, r, h, n) for p, s, t, r, h, n in self.conn.execute(
+            "SELECT path, score, turn, rate, last_hit_turn, hits FROM scores " + where, params)}
+
+    def warm_scores(self, name: str, turn: int) -> dict[str, Kept]:
+        """The kept scores still at or above the WARM line at `turn` (or set before the lines were kept)."""
+        return self._kept("INDEXED BY scores_warm WHERE session = ? AND warm_until >= ?", (name, turn))
+
+    def kept_scores(self, name: str, paths: Iterable[str], turn: int) -> dict[str, Kept]:
+        """The kept scores of these docs that have not decayed to nothing by `turn`."""
+        return {p: Kept(s, t, r, h, n) for p, s, t, r, h, n in self._select_in(
+            "SELECT path, score, turn, rate, last_hit_turn, hits FROM scores WHERE session = ? AND live_until >= ? "
+            "AND path IN ({})", paths, (name, turn))}
+
+    def save_turn(self, name: str, turn: int, scores: Mapping[str, tuple[Kept, int, int]],
+                  causes: Mapping[str, tuple[str, ...]], bucket: tuple[float, float], semantic: dict[str, Any],
+                  now: float | None = None, shown: tuple[int, dict[str, tuple[Any, ...]]] | None = None,
+                  dropped: Iterable[str] = ()) -> None:
+        """scores: path -> (its score as kept, its WARM and zero turns) of the docs this turn set; dropped: the
+        docs whose score it took to zero; causes: path -> what changed its score, for the history (with the
+        score it was set to, or 0). shown: (the chars printed, path -> (tier or why left out, chars[, chars the
+        conversation held and the turn named instead of sending])) of a turn that printed."""
         now = now or time.time()
         self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic, updated) "
                           "VALUES (?, ?, ?, ?, ?)",
@@ -624,12 +671,17 @@ class Store:
         if shown is not None:
             self.conn.execute("INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
                               (name, turn, now, shown[0], marshal.dumps(shown[1])))
-        self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
-        self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
-                              ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
+        self.conn.execute("DELETE FROM scores INDEXED BY scores_live WHERE session = ? AND live_until < ?",
+                          (name, turn))
+        self.conn.executemany("DELETE FROM scores WHERE session = ? AND path = ?", ((name, p) for p in dropped))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO scores (session, path, score, last_hit_turn, hits, turn, rate, warm_until, "
+            "live_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((name, p, k.score, k.last_hit_turn, k.hits, k.turn, k.rate, warm, live)
+             for p, (k, warm, live) in scores.items()))
         self.conn.executemany(
             "INSERT INTO history VALUES (?, ?, ?, ?, ?)",
-            ((name, turn, p, scores[p].score if p in scores else 0.0, CAUSE_SEPARATOR.join(c))
+            ((name, turn, p, scores[p][0].score if p in scores else 0.0, CAUSE_SEPARATOR.join(c))
              for p, c in causes.items()))
 
     def history(self, name: str, path: str) -> list[tuple[int, float, str]]:
@@ -726,9 +778,10 @@ class Store:
         out = []
         for name, turn, updated in self.conn.execute(
                 "SELECT name, turn, updated FROM sessions ORDER BY updated DESC, name").fetchall():
-            top = self.conn.execute("SELECT path, score FROM scores WHERE session = ? ORDER BY score DESC, path "
-                                    "LIMIT 3", (name,)).fetchall()
-            out.append((name, turn, updated, [(p, s) for p, s in top]))
+            now = [(p, decayed(k.score, k.rate if k.rate is not None else 1.0, turn - k.turn))
+                   for p, k in self._kept("WHERE session = ? AND live_until >= ?", (name, turn)).items()]
+            top = sorted(now, key=lambda ps: (-ps[1], ps[0]))[:3]
+            out.append((name, turn, updated, top))
         return out
 
     def prune_sessions(self, before: float, keep: str) -> list[str]:

@@ -1,0 +1,95 @@
+"""A lean turn: a score is kept with the turn it was set and decays when read, a turn writes only the docs it
+touched, and the history keeps causes, not a decay row per doc per turn; `ctx explain` tells the same story."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_router.records import FileScore, decayed
+from context_router.turn import attention
+
+
+def full_history(events: list[bool], rate: float) -> tuple[list[tuple[int, float, str]], list[tuple[int, float, str]]]:
+    """(every turn's row as a turn-by-turn update records it, the rows that changed more than decay)."""
+    scores: dict[str, FileScore] = {}
+    every, causes_only = [], []
+    for turn, hit in enumerate(events, 1):
+        upd = attention.update(scores, turn, {"a.md": ["alpha"]} if hit else {}, lambda p: True, lambda p: rate,
+                               lambda p: (), 0.0, {})
+        scores = upd.scores
+        causes = upd.causes.get("a.md")
+        if causes is None:
+            continue
+        row = (turn, scores["a.md"].score if "a.md" in scores else 0.0, "\t".join(causes))
+        every.append(row)
+        if causes != ("decay",):
+            causes_only.append(row)
+    return every, causes_only
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=40), st.sampled_from([0.5, 0.7, 0.85, 0.95]))
+def test_the_story_told_from_causes_is_the_turn_by_turn_history(events, rate):
+    every, causes_only = full_history(events, rate)
+    assert attention.story(causes_only, rate, len(events)) == every
+
+
+@given(st.floats(0.001, 1.0), st.sampled_from([0.5, 0.7, 0.85, 0.99]), st.integers(0, 1000),
+       st.sampled_from([attention.ZERO, 0.25, 0.8]))
+def test_the_last_turn_above_a_line_is_where_decay_crosses_it(score, rate, turn, line):
+    last = attention.last_turn_at(score, rate, turn, line)
+    if last >= turn:
+        assert decayed(score, rate, last - turn) >= line
+    assert decayed(score, rate, last + 1 - turn) < line
+
+
+def test_a_score_that_never_decays_stays_above_every_line():
+    assert attention.last_turn_at(0.5, 1.0, 3, 0.25) == attention.FOREVER
+    assert attention.last_turn_at(0.1, 0.7, 3, 0.25) == 2
+
+
+def keyword_project(tmp_path):
+    from .conftest import write_docs
+
+    write_docs(tmp_path / "docs", {f"{name}.md": f"# {name.title()}\n\nAbout {name}.\n"
+                                   for name in ("alpha", "beta", "gamma", "delta")})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
+    return ("--config", str(cfg), "--session", "s")
+
+
+def test_a_turn_writes_only_the_docs_it_touched_and_records_no_decay_rows(ctx, tmp_path, isolated_state):
+    args = keyword_project(tmp_path)
+    for prompt in ("alpha", "beta", "gamma", "delta"):
+        assert ctx("route", f"what about {prompt}?", *args).code == 0
+    conn = sqlite3.connect(isolated_state)
+    # Each kept as set on the turn that hit it: nothing rewrote a score while it only decayed.
+    assert dict(conn.execute("SELECT path, turn FROM scores WHERE session = 's'")) == {
+        "alpha.md": 1, "beta.md": 2, "gamma.md": 3, "delta.md": 4}
+    assert conn.execute("SELECT turn, path, causes FROM history ORDER BY turn").fetchall() == [
+        (1, "alpha.md", "keyword:alpha"), (2, "beta.md", "keyword:beta"), (3, "gamma.md", "keyword:gamma"),
+        (4, "delta.md", "keyword:delta")]
+    conn.close()
+    status = {f["path"]: f["score"] for f in json.loads(ctx("status", "--json", *args).out)["files"]}
+    assert status == {"delta.md": 1.0, "gamma.md": 0.7, "beta.md": 0.49, "alpha.md": 0.343}
+    explain = ctx("explain", "alpha.md", *args)
+    lines = [line.split() for line in explain.out.splitlines() if line.strip().startswith("turn")]
+    assert [(int(w[1]), w[2], w[-1]) for w in lines] == [
+        (1, "1.00", "keyword:alpha"), (2, "0.70", "decay"), (3, "0.49", "decay"), (4, "0.34", "decay")]
+
+
+def test_a_doc_decayed_to_nothing_is_deleted_and_its_story_ends_at_zero(ctx, tmp_path, isolated_state):
+    args = keyword_project(tmp_path)
+    assert ctx("route", "what about alpha?", *args).code == 0
+    for i in range(25):
+        assert ctx("route", f"unrelated chatter number {i}", *args).code == 0
+    conn = sqlite3.connect(isolated_state)
+    assert conn.execute("SELECT count(*) FROM scores").fetchone()[0] == 0
+    conn.close()
+    explain = ctx("explain", "alpha.md", *args).out.splitlines()
+    assert explain[-1].split()[1:3] == ["21", "0.00"] and explain[-1].endswith("decay zero")
+    assert len([line for line in explain if line.strip().startswith("turn")]) == 21
