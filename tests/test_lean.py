@@ -93,3 +93,32 @@ def test_a_doc_decayed_to_nothing_is_deleted_and_its_story_ends_at_zero(ctx, tmp
     explain = ctx("explain", "alpha.md", *args).out.splitlines()
     assert explain[-1].split()[1:3] == ["21", "0.00"] and explain[-1].endswith("decay zero")
     assert len([line for line in explain if line.strip().startswith("turn")]) == 21
+
+
+def test_the_text_index_keeps_no_copy_of_the_text_and_forgets_a_changed_docs_words(tmp_path, isolated_state):
+    from context_router.router import TurnRequest, route
+    from context_router.workspace import with_workspace
+
+    from .conftest import write_docs
+
+    write_docs(tmp_path / "docs", {"a.md": "# Animals\n\n## Stripes\n\nThe zebra crossing.\n",
+                                   "b.md": "# Other\n\nNothing here.\n"})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n")
+    assert "a.md" in {e.path for e in route(TurnRequest("zebra"), str(cfg)).plan.entries}
+    (tmp_path / "docs" / "a.md").write_text("# Animals\n\n## Necks\n\nThe giraffe browses.\n")
+    route(TurnRequest("giraffe"), str(cfg))
+
+    def look(ws):
+        with ws.store.read_transaction():
+            return (ws.store.lexical_doc_counts(["zebra", "giraffe"]),
+                    ws.store.section_search('"zebra"', (1.0, 1.0), 10),
+                    ws.store.lexical_snippets('"giraffe"', (3.0, 4.0, 2.0, 1.0), 5))
+
+    counts, zebra_sections, snippets = with_workspace(look, str(cfg))
+    assert counts == {"zebra": 0, "giraffe": 1} and zebra_sections == []
+    assert [p for p, _, _ in snippets] == ["a.md"] and "The **giraffe** browses." in snippets[0][2]
+    conn = sqlite3.connect(isolated_state)
+    tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    assert not tables & {"lex_content", "sec_content"}

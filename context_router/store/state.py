@@ -118,7 +118,9 @@ DELETE FROM meta WHERE key IN ('config', 'index')
 # turns its decayed score is at or above the WARM line and above zero, so a turn reads only the docs that can
 # rank and a score that decayed to nothing is deleted by an index. The history records the causes that change
 # something, not a decay row per doc per turn (decay is the rule, told again by `ctx explain` and `ctx chart`).
-# An upgraded score keeps the session's turn, a rate of its doc's as of the first turn that reads it.
+# An upgraded score keeps the session's turn, a rate of its doc's as of the first turn that reads it. The text
+# indexes keep no copy of the text (contentless FTS5): the words they were given for a doc are kept once, packed
+# beside its row in lex_docs, so a changed doc's words can be taken out again. The index is built anew.
 FOREVER = 1 << 62
 SCHEMA_V5 = f"""
 ALTER TABLE scores ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
@@ -127,7 +129,19 @@ ALTER TABLE scores ADD COLUMN warm_until INTEGER NOT NULL DEFAULT {FOREVER};
 ALTER TABLE scores ADD COLUMN live_until INTEGER NOT NULL DEFAULT {FOREVER};
 UPDATE scores SET turn = coalesce((SELECT turn FROM sessions WHERE name = scores.session), 0);
 CREATE INDEX IF NOT EXISTS scores_warm ON scores (session, warm_until);
-CREATE INDEX IF NOT EXISTS scores_live ON scores (session, live_until)
+CREATE INDEX IF NOT EXISTS scores_live ON scores (session, live_until);
+DROP TABLE IF EXISTS lex;
+DROP TABLE IF EXISTS sec;
+CREATE VIRTUAL TABLE lex USING fts5(path, title, headings, body, content = '', tokenize = 'porter unicode61');
+CREATE VIRTUAL TABLE sec USING fts5(heading, body, content = '', tokenize = 'porter unicode61');
+ALTER TABLE lex_docs ADD COLUMN packed BLOB;
+DELETE FROM lex_docs;
+DELETE FROM sec_docs;
+DELETE FROM lex_df;
+DELETE FROM docs;
+DELETE FROM kw;
+DELETE FROM sem_pending;
+DELETE FROM meta WHERE key IN ('config', 'index', 'folders')
 """
 
 
@@ -148,6 +162,15 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
 MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _unpack(packed: bytes, zlib: Any) -> tuple[tuple[str, str, str, str] | None, dict[int, tuple[str, str]]]:
+    """(the fields, section number -> (heading, text)) a doc's words were indexed with (see _save_lexical)."""
+    try:
+        fields, sections = loads(zlib.decompress(bytes(packed)))
+    except zlib.error as exc:
+        raise ForeignState(f"stored text index words are damaged: {exc}") from None
+    return (tuple(fields) if fields is not None else None), {n: tuple(v) for n, v in sections}  # type: ignore[return-value]
 
 
 class ForeignState(sqlite3.DatabaseError):
@@ -431,9 +454,9 @@ class Store:
         self.conn.execute("DELETE FROM docs")
         self.conn.execute("DELETE FROM kw")
         self.conn.execute("DELETE FROM lex_docs")
-        self.conn.execute("DELETE FROM lex")
+        self.conn.execute("INSERT INTO lex (lex) VALUES ('delete-all')")  # (contentless: no DELETE)
         self.conn.execute("DELETE FROM sec_docs")
-        self.conn.execute("DELETE FROM sec")
+        self.conn.execute("INSERT INTO sec (sec) VALUES ('delete-all')")
         self.conn.execute("DELETE FROM lex_df")
         self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
 
@@ -457,21 +480,37 @@ class Store:
                                   ((p, seq) for p in (*(d.path for d in docs), *removed, *(p for p, _ in skipped))))
 
     def _save_lexical(self, docs: Iterable[Doc], gone: list[str]) -> None:
-        """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed."""
+        """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed.
+
+        The FTS5 tables hold no text (contentless): taking a doc's words out needs the words it was given, which
+        lex_docs keeps packed (zlib) beside the doc's row, one copy for both tables."""
+        import zlib
+
         docs = list(docs)
         stale = gone + [d.path for d in docs]
         if stale:
             self.conn.execute("DELETE FROM lex_df")
-        old = self._select_in("SELECT id FROM lex_docs WHERE path IN ({})", stale)
-        self.conn.executemany("DELETE FROM lex WHERE rowid = ?", old)
-        self.conn.executemany("DELETE FROM lex_docs WHERE id = ?", old)
-        old = self._select_in("SELECT id FROM sec_docs WHERE path IN ({})", stale)
-        self.conn.executemany("DELETE FROM sec WHERE rowid = ?", old)
-        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?", old)
+        sections: dict[str, list[tuple[int, int]]] = {}
+        for rowid, path, n in self._select_in("SELECT id, path, ord FROM sec_docs WHERE path IN ({})", stale):
+            sections.setdefault(path, []).append((rowid, n))
+        for rowid, path, packed in self._select_in("SELECT id, path, packed FROM lex_docs WHERE path IN ({})",
+                                                   stale):
+            fields, parts = _unpack(packed, zlib) if packed is not None else (None, {})
+            if fields is not None:
+                self.conn.execute("INSERT INTO lex (lex, rowid, path, title, headings, body) "
+                                  "VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *fields))
+            for sec_id, n in sections.get(path, ()):
+                if n in parts:
+                    self.conn.execute("INSERT INTO sec (sec, rowid, heading, body) VALUES ('delete', ?, ?, ?)",
+                                      (sec_id, *parts[n]))
+            self.conn.execute("DELETE FROM lex_docs WHERE id = ?", (rowid,))
+        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?",
+                              ((i,) for rows in sections.values() for i, _ in rows))
         for d in docs:
             if d.text is None:
                 continue
-            rowid = self.conn.execute("INSERT INTO lex_docs (path) VALUES (?)", (d.path,)).lastrowid
+            packed = zlib.compress(marshal.dumps((d.text, d.sections)))
+            rowid = self.conn.execute("INSERT INTO lex_docs (path, packed) VALUES (?, ?)", (d.path, packed)).lastrowid
             self.conn.execute("INSERT INTO lex (rowid, path, title, headings, body) VALUES (?, ?, ?, ?, ?)",
                               (rowid, *d.text))
             for n, (heading, body) in d.sections:
@@ -492,11 +531,31 @@ class Store:
             "d.id = sec.rowid WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
     def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float, str]]:
-        """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query."""
-        return [(p, -s, snippet) for p, s, snippet in self.conn.execute(
-            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, snippet(lex, 3, '**', '**', ' ... ', "
-            "24) FROM lex JOIN lex_docs d ON d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?",
-            (query, limit))]
+        """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query.
+
+        The text index keeps no text: the snippets come from the found docs' packed words, put in a throwaway
+        table with the same tokenizer (a snippet depends on its own doc's text and the query only)."""
+        import zlib
+
+        found = [(p, -s, i) for p, s, i in self.conn.execute(
+            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, d.id FROM lex JOIN lex_docs d ON "
+            "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+        if not found:
+            return []
+        packed = dict(self._select_in("SELECT id, packed FROM lex_docs WHERE id IN ({})", [i for *_, i in found]))
+        self.conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_snippets USING fts5(path, title, headings, "
+                          "body, tokenize = 'porter unicode61')")
+        try:
+            for i, raw in packed.items():
+                fields = _unpack(raw, zlib)[0] if raw is not None else None
+                if fields is not None:
+                    self.conn.execute("INSERT INTO temp.lex_snippets (rowid, path, title, headings, body) "
+                                      "VALUES (?, ?, ?, ?, ?)", (i, *fields))
+            snippets = dict(self.conn.execute("SELECT rowid, snippet(lex_snippets, 3, '**', '**', ' ... ', 24) "
+                                              "FROM temp.lex_snippets WHERE lex_snippets MATCH ?", (query,)))
+        finally:
+            self.conn.execute("DELETE FROM temp.lex_snippets")
+        return [(p, s, snippets.get(i, "")) for p, s, i in found]
 
     def lexical_doc_counts(self, words: list[str]) -> dict[str, int]:
         """How many docs' text holds each word (the index's tokenizer stems it), remembered until the text
