@@ -122,3 +122,37 @@ def test_the_text_index_keeps_no_copy_of_the_text_and_forgets_a_changed_docs_wor
     tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
     conn.close()
     assert not tables & {"lex_content", "sec_content"}
+
+
+def test_one_cause_shared_by_many_docs_is_one_history_row_and_each_doc_still_tells_it(tmp_path, ctx,
+                                                                                      isolated_state):
+    from .conftest import write_docs
+
+    write_docs(tmp_path / "docs", {f"d{i:02}.md": f"# Doc {i:02}\n\nText {i}.\n" for i in range(12)})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\nkeywords:\n"
+                   + "".join(f"  d{i:02}.md: [lattice]\n" for i in range(12)))
+    args = ("--config", str(cfg), "--session", "s")
+    assert ctx("route", "the lattice", *args).code == 0
+    assert ctx("route", "something else", *args).code == 0
+    conn = sqlite3.connect(isolated_state)
+    assert conn.execute("SELECT count(*) FROM history").fetchone()[0] == 0
+    assert conn.execute("SELECT turn, score, causes FROM history_shared").fetchall() == [(1, 1.0, "keyword:lattice")]
+    conn.close()
+    lines = [line.split() for line in ctx("explain", "d07.md", *args).out.splitlines() if "turn" in line[:8]]
+    assert [(w[1], w[2], w[-1]) for w in lines] == [("1", "1.00", "keyword:lattice"), ("2", "0.70", "decay")]
+
+
+def test_a_long_session_keeps_the_history_of_its_last_turns(tmp_path, isolated_state):
+    from context_router.store.state import KEEP_TURNS, PRUNE_EVERY, Kept, Store
+
+    store = Store(str(isolated_state))
+    with store.transaction():
+        for turn in range(1, KEEP_TURNS + PRUNE_EVERY + 1):
+            store.save_turn("s", turn, {"a.md": (Kept(1.0, turn, 0.7, turn, 1), turn + 3, turn + 20)},
+                            {"a.md": ("keyword:a",)}, (1.0, 0.0), {}, 1.0, (10, {"a.md": ("HOT", 10)}))
+    with store.read_transaction():
+        kept = [t for t, _, _ in store.history("s", "a.md")]
+        turns = [t[1] for t in store.turns(["s"])]
+    store.close()
+    assert kept[0] == PRUNE_EVERY + 1 and kept[-1] == KEEP_TURNS + PRUNE_EVERY and turns[0] == PRUNE_EVERY + 1

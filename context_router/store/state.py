@@ -120,7 +120,9 @@ DELETE FROM meta WHERE key IN ('config', 'index')
 # something, not a decay row per doc per turn (decay is the rule, told again by `ctx explain` and `ctx chart`).
 # An upgraded score keeps the session's turn, a rate of its doc's as of the first turn that reads it. The text
 # indexes keep no copy of the text (contentless FTS5): the words they were given for a doc are kept once, packed
-# beside its row in lex_docs, so a changed doc's words can be taken out again. The index is built anew.
+# beside its row in lex_docs, so a changed doc's words can be taken out again. The index is built anew. One
+# cause that set many docs to one score in a turn (a keyword shared by hundreds of docs) is one row of
+# history_shared, its docs packed, not a row per doc; what a turn showed is packed when it names many docs.
 FOREVER = 1 << 62
 SCHEMA_V5 = f"""
 ALTER TABLE scores ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
@@ -141,7 +143,10 @@ DELETE FROM lex_df;
 DELETE FROM docs;
 DELETE FROM kw;
 DELETE FROM sem_pending;
-DELETE FROM meta WHERE key IN ('config', 'index', 'folders')
+DELETE FROM meta WHERE key IN ('config', 'index', 'folders');
+CREATE TABLE IF NOT EXISTS history_shared (
+    session TEXT NOT NULL, turn INTEGER NOT NULL, score REAL NOT NULL, causes TEXT NOT NULL, paths BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS history_shared_by_turn ON history_shared (session, turn)
 """
 
 
@@ -162,6 +167,26 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
 MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+KEEP_TURNS = 1000  # a session's history and record of what it showed keep its last this many turns
+PRUNE_EVERY = 100  # turns between two prunings of a session's old turns
+SHARED_FROM = 8  # docs one cause set to one score in a turn, from which the history keeps them in one row
+PACK_SHOWN_FROM = 4096  # bytes of a turn's record of what it showed, from which it is kept compressed
+
+
+def _shown(raw: bytes) -> Any:
+    """A turn's record of what it showed: marshal data, compressed when big (zlib's header byte is 'x', which no
+    marshalled dict starts with)."""
+    raw = bytes(raw)
+    if raw[:1] == b"x":
+        import zlib
+
+        try:
+            raw = zlib.decompress(raw)
+        except zlib.error as exc:
+            raise ForeignState(f"stored turn is damaged: {exc}") from None
+    return loads(raw)
 
 
 def _unpack(packed: bytes, zlib: Any) -> tuple[tuple[str, str, str, str] | None, dict[int, tuple[str, str]]]:
@@ -728,8 +753,13 @@ class Store:
                           "VALUES (?, ?, ?, ?, ?)",
                           (name, turn, marshal.dumps(bucket), marshal.dumps(semantic), now))
         if shown is not None:
+            raw = marshal.dumps(shown[1])
+            if len(raw) > PACK_SHOWN_FROM:
+                import zlib
+
+                raw = zlib.compress(raw)
             self.conn.execute("INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
-                              (name, turn, now, shown[0], marshal.dumps(shown[1])))
+                              (name, turn, now, shown[0], raw))
         self.conn.execute("DELETE FROM scores INDEXED BY scores_live WHERE session = ? AND live_until < ?",
                           (name, turn))
         self.conn.executemany("DELETE FROM scores WHERE session = ? AND path = ?", ((name, p) for p in dropped))
@@ -738,15 +768,49 @@ class Store:
             "live_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((name, p, k.score, k.last_hit_turn, k.hits, k.turn, k.rate, warm, live)
              for p, (k, warm, live) in scores.items()))
+        if turn % PRUNE_EVERY == 0 and turn > KEEP_TURNS:
+            self.prune_turns(name, turn - KEEP_TURNS + 1)
+        groups: dict[tuple[float, tuple[str, ...]], list[str]] = {}
+        for p, c in causes.items():
+            groups.setdefault((scores[p][0].score if p in scores else 0.0, c), []).append(p)
+        shared = {key: paths for key, paths in groups.items() if len(paths) >= SHARED_FROM}
         self.conn.executemany(
             "INSERT INTO history VALUES (?, ?, ?, ?, ?)",
-            ((name, turn, p, scores[p][0].score if p in scores else 0.0, CAUSE_SEPARATOR.join(c))
-             for p, c in causes.items()))
+            ((name, turn, p, score, CAUSE_SEPARATOR.join(c)) for (score, c), paths in groups.items()
+             if (score, c) not in shared for p in paths))
+        if shared:
+            import zlib
+
+            self.conn.executemany("INSERT INTO history_shared VALUES (?, ?, ?, ?, ?)",
+                                  ((name, turn, score, CAUSE_SEPARATOR.join(c),
+                                    zlib.compress(marshal.dumps(sorted(paths))))
+                                   for (score, c), paths in shared.items()))
+
+    def prune_turns(self, name: str, before: int) -> None:
+        """Forget what a session's turns before `before` recorded (history, what they showed); its scores stay."""
+        for table in ("history", "history_shared", "turns"):
+            self.conn.execute(f"DELETE FROM {table} WHERE session = ? AND turn < ?", (name, before))
 
     def history(self, name: str, path: str) -> list[tuple[int, float, str]]:
-        return list(self.conn.execute(
+        rows = list(self.conn.execute(
             "SELECT turn, score, causes FROM history WHERE session = ? AND path = ? ORDER BY turn, rowid",
             (name, path)))
+        rows += [(t, s, c) for t, p, s, c in self._shared(name) if p == path]
+        return sorted(rows, key=lambda row: row[0])
+
+    def _shared(self, name: str) -> list[tuple[int, str, float, str]]:
+        """(turn, path, score, causes) of the shared rows of a session's history, unpacked."""
+        import zlib
+
+        out = []
+        for turn, score, causes, paths in self.conn.execute(
+                "SELECT turn, score, causes, paths FROM history_shared WHERE session = ? ORDER BY turn, rowid",
+                (name,)):
+            try:
+                out += [(turn, p, score, causes) for p in loads(zlib.decompress(bytes(paths)))]
+            except zlib.error as exc:
+                raise ForeignState(f"stored history is damaged: {exc}") from None
+        return out
 
     # -- the semantic model (built by semantic.build when the index changes) ---------------------------------
 
@@ -856,12 +920,13 @@ class Store:
         query = "SELECT session, turn, time, chars, shown FROM turns"
         rows = self.conn.execute(query + " ORDER BY session, turn").fetchall() if names is None else \
             self._select_in(query + " WHERE session IN ({}) ORDER BY session, turn", names)
-        return [(s, t, w, c, loads(sh)) for s, t, w, c, sh in rows]
+        return [(s, t, w, c, _shown(sh)) for s, t, w, c, sh in rows]
 
     def all_history(self, name: str) -> list[tuple[int, str, float, str]]:
         """(turn, path, score, causes) of every score change in a session, in order."""
-        return list(self.conn.execute("SELECT turn, path, score, causes FROM history WHERE session = ? "
+        rows = list(self.conn.execute("SELECT turn, path, score, causes FROM history WHERE session = ? "
                                       "ORDER BY turn, rowid", (name,)))
+        return sorted(rows + self._shared(name), key=lambda row: row[0])
 
     def doc_tokens(self) -> dict[str, tuple[int, int, int, int]]:
         """path -> (mtime_ns, size, chars, tokens) as last counted."""
@@ -875,6 +940,7 @@ class Store:
         self.conn.execute("DELETE FROM turns WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM history WHERE session = ?", (name,))
+        self.conn.execute("DELETE FROM history_shared WHERE session = ?", (name,))
         self.forget_sent(name)
         return existed
 
