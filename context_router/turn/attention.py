@@ -59,9 +59,9 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
     for path, fs in previous.items():
         if not known(path):
             continue
-        decayed = fs.score * decay_rate(path)
-        scores[path] = replace(fs, score=decayed)
-        note(path, "decay")
+        # Positional, not replace(): a turn may decay thousands of scores that can rank.
+        scores[path] = FileScore(fs.score * decay_rate(path), fs.last_hit_turn, fs.hits)
+        causes[path] = ["decay"]
 
     for path, kws in hits.items():
         scores[path] = FileScore(1.0, turn, len(kws))
