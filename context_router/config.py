@@ -274,10 +274,7 @@ def parse_yaml(text: str, source: str) -> dict[str, Any]:
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from None
+        raise ConfigError(_yaml_error(exc, source)) from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         # PyYAML raises these past YAMLError: an impossible date, a huge number, a bad escape, deep nesting.
         raise ConfigError(f"{source}: invalid YAML: {type(exc).__name__}: {str(exc)[:200]}") from None
@@ -285,6 +282,25 @@ def parse_yaml(text: str, source: str) -> dict[str, Any]:
         data = {}
     lines = _key_lines(node) if node is not None else {}
     return normalise(data, source, lines)
+
+
+# What YAML reports "while parsing" something that was opened and never closed: the problem shows where the
+# parser gave up (the next key, or the end of the file), the context where the bracket or quote was opened.
+_UNCLOSED = {"a flow sequence": "this '[' is never closed", "a flow mapping": "this '{' is never closed",
+             "a quoted scalar": "this quote is never closed"}
+
+
+def _yaml_error(exc: Any, source: str) -> str:
+    """One line for a YAML syntax error, at the line to fix: an unclosed bracket or quote where it opens."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark, context = getattr(exc, "problem_mark", None), getattr(exc, "context", None) or ""
+    opened = getattr(exc, "context_mark", None)
+    unclosed = next((says for what, says in _UNCLOSED.items() if context.endswith(what)), None)
+    if unclosed is not None and opened is not None:
+        found = f" (line {mark.line + 1}: {problem})" if mark is not None else f" ({problem})"
+        return f"{source}:{opened.line + 1}: invalid YAML: {unclosed}{found}"
+    where = f":{mark.line + 1}" if mark is not None else ""
+    return f"{source}{where}: invalid YAML: {problem}"
 
 
 MAX_YAML_NODES = 100_000  # far above any real config; an alias bomb expands to billions
@@ -364,7 +380,8 @@ class _Checker:
             for k in value:
                 if k not in allowed:
                     full = f"{key}.{k}" if key else str(k)
-                    raise self.fail(full, f"unknown key (expected one of: {', '.join(allowed)})")
+                    raise self.fail(full, f"unknown key{_did_you_mean(str(k), allowed)} "
+                                          f"(expected one of: {', '.join(allowed)})")
         return value
 
     def number(self, value: Any, key: str, lo: float, hi: float, *, lo_open: bool = False) -> float:
@@ -402,6 +419,14 @@ class _Checker:
         if all(type(item) is str and item.strip() for item in value):
             return value  # the common case, without a check per item
         return [self.string(item, key) for item in value]
+
+
+def _did_you_mean(key: str, allowed: Mapping[str, Any]) -> str:
+    """'; did you mean budget_chars?' for a misspelt key, or nothing when no key is close."""
+    import difflib
+
+    close = difflib.get_close_matches(key.lower(), list(allowed), n=1, cutoff=0.7)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def _kind(value: Any) -> str:

@@ -25,6 +25,7 @@ from .workspace import (
     analyser,
     apply_changes,
     cached_listing,
+    nav_titles,
     reconfigured,
     refresh,
 )
@@ -67,7 +68,7 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
     view = None
     for start in range(0, max(1, len(todo)), batch) if todo or removed or config_moved else ():
         part = index.diff(cfg.docs_root, {p: scan.files[p] for p in todo[start:start + batch]}, {},
-                          cfg.warm.lines, cfg.max_doc_bytes, analyser(cfg))
+                          cfg.warm.lines, cfg.max_doc_bytes, analyser(cfg), titles=nav_titles(cfg))
         first = start == 0
         if first:
             part = replace(part, removed=removed)

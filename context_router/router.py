@@ -28,7 +28,7 @@ from .workspace import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from .config import Config
@@ -153,14 +153,29 @@ COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says lit
 COMMON_DOC_SHARE = 0.1  # a one-word keyword in the text of more than this share of the docs names none of them
 
 
-def _common_in_text(store: Store, hits: Mapping[str, list[str]], n_docs: int) -> frozenset[str]:
-    """The one-word keywords among the hits that the text of many docs holds ("install", "python" in a
+def _common_in_text(store: Store, kws: Iterable[str], n_docs: int) -> frozenset[str]:
+    """The one-word keywords among these that the text of many docs holds ("install", "python" in a
     packaging tool's docs): a doc named after one is not what a prompt that says it is about."""
-    single = sorted({kw for kws in hits.values() for kw in kws if len(keywords.keyword_tokens(kw)) == 1})
+    single = sorted({kw for kw in kws if len(keywords.keyword_tokens(kw)) == 1})
     if n_docs < COMMON_FROM_DOCS or not single:
         return frozenset()
     counts = store.lexical_doc_counts(single)
     return frozenset(kw for kw in single if counts.get(kw, 0) > COMMON_DOC_SHARE * n_docs)
+
+
+def _hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple[str, ...]]:
+    """The keywords a WARM header may tell the user to say: with the semantic layer on, only those that make
+    the doc HOT when a prompt says them (chosen, one doc's own, not a common word nor common in the docs'
+    text); a doc with none is named by its path, which always is a hit."""
+    if not ws.config.semantic.enabled:
+        return ws.store.keywords_of(paths)
+    rows = ws.store.keyword_owners(paths)
+    common = _common_in_text(ws.store, (kw for kw, _, derived, _ in rows if not derived), n_docs)
+    out: dict[str, list[str]] = {}
+    for kw, path, derived, owners in rows:
+        if not derived and not keywords.is_weak(kw, owners) and kw not in common:
+            out.setdefault(path, []).append(kw)
+    return {p: tuple(v) for p, v in out.items()}
 
 
 def _weak_hits(cfg: Config, hits: dict[str, list[str]], derived: set[tuple[str, str]], common: frozenset[str]
@@ -242,12 +257,13 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     within_config = {c.path for c in tiers.candidates(ranked, config_caps)} if caps != config_caps else set()
     capped = [(p, "intent" if p in within_config else "cap") for p in tiers.over_caps(ranked, caps, cands)]
     paths = [c.path for c in cands]
-    kws = ws.store.keywords_of(paths)
+    kws = _hint_words(ws, paths, snap.n_docs)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, paths) if session is not None else None
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known), layout, budget, turn,
                      snap.n_docs, intent, notes, capped, measure,
-                     {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled)
+                     {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
+                     ranked_sections)
 
 
 def scores_at(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], turn: int) -> dict[str, FileScore]:
@@ -286,7 +302,8 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     weak_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
         derived = {(kw, p) for kw, p, flag in found if flag}
-        hits, weak_signals = _weak_hits(cfg, hits, derived, _common_in_text(store, hits, snap.n_docs))
+        common = _common_in_text(store, (kw for kws in hits.values() for kw in kws), snap.n_docs)
+        hits, weak_signals = _weak_hits(cfg, hits, derived, common)
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
     previous = scores_at(cfg, snap, kept, turn - 1)
     sem_turn = None
@@ -379,7 +396,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
     save nothing."""
     cfg, store = ws.config, ws.store
     with store.read_transaction() if read_only else store.transaction():
-        snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None)
+        # Only a hook has a deadline: a turn someone waits for reads a repo of a few hundred docs whole.
+        snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None, wait=req.host is None)
         name = store.resolve_session(req.session)
         session = store.session(name, scores=False)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent

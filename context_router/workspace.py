@@ -14,7 +14,7 @@ from . import __version__
 from . import config as config_mod
 from .errors import ConfigDeferred, ConfigError, StateError
 from .records import record, replace
-from .store import index
+from .store import index, mkdocs
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 from .turn import keywords, lexical
 from .turn.words import doc_name
@@ -172,8 +172,15 @@ def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
+    # The mkdocs.yml above the docs titles the pages that have no `# Title`: a new nav reads them again.
     return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__,
-            lexical.FIELDS_VERSION)
+            lexical.FIELDS_VERSION, mkdocs.find(cfg.docs_root))
+
+
+def nav_titles(cfg: Config) -> Callable[[str], str]:
+    """path -> the title the docs' mkdocs site gives a doc that has none of its own (its nav read once, when
+    a doc is read)."""
+    return mkdocs.titler(str(cfg.docs_root))
 
 
 def vector_dims(cfg: Config) -> int | None:
@@ -212,13 +219,15 @@ def _keyword_rows(cfg: Config, docs: Mapping[str, index.Doc], counts: Mapping[st
 
 
 def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, seconds: float | None = None,
-            prompt: str | None = None) -> IndexView:
+            prompt: str | None = None, wait: bool = False) -> IndexView:
     """Bring the cached index up to date with the docs folder; call inside a write transaction.
 
     trust: skip the scan, because a live `ctx watch` or the background indexer keeps the index current.
     seconds: list the folder and read changed docs for at most this long each; a folder too big to list in
     time, the docs left unread (IndexView.pending) and a full check that is due (IndexView.due) are the
-    background indexer's work. prompt: the turn's; the changed docs it names are read first.
+    background indexer's work. prompt: the turn's; the changed docs it names are read first. wait: a turn
+    someone waits for (`ctx route`, not a hook): it lists the whole folder and reads up to WAIT_DOCS changed
+    docs whatever the time, so a repo of a few hundred docs is whole from its first turn.
     """
     cfg, store = ws.config, ws.store
     meta = _index_meta(ws, clear=True)
@@ -233,7 +242,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         quick, due = _quick_scan(store, folders, meta["n_docs"]) if meta is not None and folders else (None, False)
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
-                              time.monotonic() + seconds if seconds is not None else None)
+                              time.monotonic() + seconds if seconds is not None and not wait else None)
         except index.ScanTimeout:
             # Too many docs to list inside a turn: serve the index as it is; the background indexer lists them.
             if meta is None:
@@ -252,7 +261,8 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
             deadline = time.monotonic() + seconds if seconds is not None else None
             changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
                                  analyser(cfg), deadline,
-                                 (lambda paths: named_docs(ws, prompt, paths)) if prompt else None)
+                                 (lambda paths: named_docs(ws, prompt, paths)) if prompt else None, nav_titles(cfg),
+                                 WAIT_DOCS if wait else 0)
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}
@@ -290,6 +300,7 @@ def named_docs(ws: Workspace, prompt: str, paths: list[str]) -> set[str]:
 
 
 FOLDERS_KEY = "folders"
+WAIT_DOCS = 2_000  # changed docs `ctx route` reads before its time budget counts (about a second of reading)
 QUICK_FROM_DOCS = 500  # below this many docs every turn stats every doc (about 3 ms per 500)
 SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place
 FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then everything is scanned again
@@ -381,14 +392,14 @@ def _indexer_running(store: Store) -> bool:
 
 
 def current_index(ws: Workspace, trust_index: bool | None = None, read_only: bool = False,
-                  warn: Warn | None = None, prompt: str | None = None) -> IndexView:
+                  warn: Warn | None = None, prompt: str | None = None, wait: bool = False) -> IndexView:
     """The index as a turn (or `ctx status`) sees it, inside a transaction: brought up to date within the time
-    budget, or trusted while a watcher (trust_index None) or the background indexer keeps it, with what the
-    indexer said it has still to read."""
+    budget (wait: see refresh), or trusted while a watcher (trust_index None) or the background indexer keeps
+    it, with what the indexer said it has still to read."""
     store = ws.store
     indexing = _indexer_running(store)
     trust = read_only or indexing or (trust_index if trust_index is not None else watch_alive(store.folder))
-    snap = refresh(ws, warn, trust=trust, seconds=ws.config.index_budget_ms / 1000, prompt=prompt)
+    snap = refresh(ws, warn, trust=trust, seconds=ws.config.index_budget_ms / 1000, prompt=prompt, wait=wait)
     if indexing:
         snap = replace(snap, pending=max(snap.pending, store.get_meta(PENDING_KEY) or 0), indexing=True)
     return snap

@@ -45,13 +45,13 @@ def wait_for(predicate, seconds: float = 60.0) -> bool:
     return False
 
 
-def test_a_turn_indexes_what_fits_and_the_background_does_the_rest(tmp_path, isolated_state):
+def test_a_hook_turn_indexes_what_fits_and_the_background_does_the_rest(tmp_path, isolated_state):
     cfg = project(tmp_path)
-    res = route(TurnRequest("word399 please"), str(cfg))
+    res = route(TurnRequest("word399 please", host="plain"), str(cfg))
     assert any("being indexed in the background" in n for n in res.notices)
     assert indexed(cfg) < N
     assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
-    later = route(TurnRequest("word399 please", session="s2"), str(cfg))
+    later = route(TurnRequest("word399 please", session="s2", host="plain"), str(cfg))
     assert "d399.md" in {e.path for e in later.plan.entries} and not later.notices
 
 
@@ -102,7 +102,7 @@ def test_index_progress_is_on_stderr_and_never_on_the_hooks_stdout(tmp_path, iso
 
 def test_status_on_a_repo_still_indexing_says_so_and_keeps_it_going(ctx, tmp_path, isolated_state):
     cfg = project(tmp_path)
-    route(TurnRequest("word001"), str(cfg))  # leaves most docs to the indexer
+    route(TurnRequest("word001", host="plain"), str(cfg))  # a hook turn leaves most docs to the indexer
     out = ctx("status", "--config", str(cfg)).out
     assert "more still to index" in out or indexed(cfg) == N
     assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
@@ -246,7 +246,7 @@ def test_an_error_in_a_big_config_reaches_the_next_hook_turn(tmp_path, isolated_
     assert wait_for(raised, 30)
 
 
-def test_a_turn_short_of_time_reads_the_docs_its_prompt_names_first(tmp_path, isolated_state, monkeypatch):
+def test_a_hook_turn_short_of_time_reads_the_docs_its_prompt_names_first(tmp_path, isolated_state, monkeypatch):
     from context_router import router
     from context_router.store import index
 
@@ -257,9 +257,29 @@ def test_a_turn_short_of_time_reads_the_docs_its_prompt_names_first(tmp_path, is
     monkeypatch.setattr(router, "index_in_background", lambda ws: True)  # the turn alone, no indexer
     load = index.load_doc
     monkeypatch.setattr(index, "load_doc", lambda *a, **k: (time.sleep(0.002), load(*a, **k))[1])
-    res = route(TurnRequest("is the zeta relay up?"), str(cfg))
+    res = route(TurnRequest("is the zeta relay up?", host="plain"), str(cfg))
     assert res.plan.entries and res.plan.entries[0].path == "ops/zeta-relay.md"  # named by its name
     assert any("being indexed in the background" in n for n in res.notices)
-    res = route(TurnRequest("who is on the on call rota?", session="s2"), str(cfg))
+    res = route(TurnRequest("who is on the on call rota?", session="s2", host="plain"), str(cfg))
     assert res.plan.entries and res.plan.entries[0].path == "ops/pager.md"  # named by a config keyword
     assert indexed(cfg) < N
+
+
+def test_ctx_route_waits_for_the_whole_index_of_a_few_hundred_docs(ctx, tmp_path, isolated_state, monkeypatch):
+    from context_router import router
+    from context_router.store import index
+
+    cfg = project(tmp_path)  # 400 docs, a time budget of 1 ms, and each doc slower to read than that
+    monkeypatch.setattr(router, "index_in_background", lambda ws: False)  # the turn alone, no indexer
+    load = index.load_doc
+    monkeypatch.setattr(index, "load_doc", lambda *a, **k: (time.sleep(0.002), load(*a, **k))[1])
+    res = ctx("route", "word399 please", "--config", str(cfg), "--format", "json")
+    assert res.code == 0 and res.err == ""  # no "being indexed in the background"
+    assert indexed(cfg) == N
+    assert json.loads(res.out)["files"][0]["path"] == "d399.md"
+    assert json.loads(res.out)["cold_count"] + len(json.loads(res.out)["files"]) == N
+    write_docs(tmp_path / "docs", {f"d{i:03}.md": f"# Doc {i:03}\n\nchanged{i:03}\n" for i in range(N)})
+    hook = route(TurnRequest("changed123", host="claude", session="h"), str(cfg))
+    assert "d123.md" not in {e.path for e in hook.plan.entries}  # the hook keeps its deadline: read in part
+    res = ctx("route", "changed123", "--config", str(cfg), "--format", "json")
+    assert res.code == 0 and json.loads(res.out)["files"][0]["path"] == "d123.md"

@@ -374,3 +374,26 @@ def test_check_never_suggests_a_phrase_that_repeats_the_keyword(ctx, tmp_path):
     assert "keyword 'guide' (README.md) is a common word" in out and "(e.g. 'handbook guide')" in out
     assert "'cache cache'" not in out and "'scripts scripts'" not in out and "' guide'" not in out
     assert out.count("(two or three words people use for this doc)") == 2  # cache.md, scripts/README.md
+
+
+@pytest.mark.parametrize("args", [(), ("--docs", "notes")])
+def test_route_with_no_config_and_no_docs_says_so_and_leaves_nothing(ctx, tmp_path, monkeypatch, args):
+    monkeypatch.delenv("CTX_STATE")  # the state would go where a user's does: beside the docs
+    here = tmp_path / "empty"
+    (here / "notes").mkdir(parents=True)
+    (here / "notes" / "todo.txt").write_text("not markdown\n", encoding="utf-8")
+    monkeypatch.chdir(here)
+    res = ctx("route", "hello", *args)
+    root = here / "notes" if args else here
+    assert (res.code, res.out) == (2, "")
+    assert res.err.splitlines() == [f"ctx: error: no markdown docs under {root}: run `ctx init DOCS` to write a "
+                                    "config for your docs folder, or name it with --docs DIR"]
+    assert sorted(p.name for p in here.rglob("*")) == ["notes", "todo.txt"]
+    if not args:  # the hook, as ever, does nothing at all where there is no config
+        hook = ctx("hook", "claude", stdin=json.dumps({"prompt": "hello", "session_id": "s",
+                                                       "cwd": str(here)}).encode())
+        assert (hook.code, hook.out, hook.err) == (0, "", "")
+        assert sorted(p.name for p in here.rglob("*")) == ["notes", "todo.txt"]
+    (root / "hello.md").write_text("# Hello\n", encoding="utf-8")
+    res = ctx("route", "hello", *args)
+    assert res.code == 0 and "hello.md" in res.out

@@ -1,6 +1,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from context_router import config
 from context_router.errors import ConfigError
@@ -109,3 +111,60 @@ def test_an_error_about_a_key_with_a_line_break_is_one_line(tmp_path):
     with pytest.raises(ConfigError) as err:
         load(str(cfg))
     assert "\n" not in str(err.value) and "tiers.\\n: unknown key" in str(err.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("budjet_chars: 100", "config.yaml:1: budjet_chars: unknown key; did you mean budget_chars? (expected one of:"),
+    ("tiers: {hot: {treshold: 0.9}}", "tiers.hot.treshold: unknown key; did you mean threshold? (expected one of:"),
+    ("semantic:\n  enabeld: false", "config.yaml:2: semantic.enabeld: unknown key; did you mean enabled?"),
+])
+def test_a_misspelt_key_gets_the_key_it_meant(tmp_path, text, message):
+    with pytest.raises(ConfigError) as err:
+        load(tmp_path, text)
+    assert message in str(err.value) and "\n" not in str(err.value) and err.value.exit_code == 2
+
+
+def test_a_key_like_none_gets_no_guess(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        load(tmp_path, "colour: red")
+    assert "did you mean" not in str(err.value)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz_"
+
+
+@settings(deadline=None)
+@given(key=st.sampled_from(sorted(config.DEFAULTS)), at=st.integers(0, 40), letter=st.sampled_from(_LETTERS),
+       edit=st.sampled_from(["drop", "double", "swap", "replace", "insert"]))
+def test_one_slip_of_the_finger_is_always_named(key, at, letter, edit):
+    i = at % len(key)
+    typo = {"drop": key[:i] + key[i + 1:], "double": key[:i] + key[i] + key[i:],
+            "swap": key[:i] + key[i + 1:i + 2] + key[i] + key[i + 2:], "replace": key[:i] + letter + key[i + 1:],
+            "insert": key[:i] + letter + key[i:]}[edit]
+    assume(typo not in config.DEFAULTS)
+    with pytest.raises(ConfigError) as err:
+        config.normalise({typo: 1})
+    assert f"{typo}: unknown key; did you mean {key}? (expected one of:" in str(err.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("budget_chars: 100\ntiers: [1, 2\n", "config.yaml:2: invalid YAML: this '[' is never closed (line 3:"),
+    ("docs: .\nkeywords: {a.md: [x]\n\n\n# the end\n", "config.yaml:2: invalid YAML: this '{' is never closed"),
+    ("docs: 'docs\nbudget_chars: 2\n", "config.yaml:1: invalid YAML: this quote is never closed"),
+    ("docs: .\nrelated: {a.md: [b.md}\n", "config.yaml:2: invalid YAML"),
+    ("docs: .\n  budget_chars: 2\n", "config.yaml:2: invalid YAML: mapping values are not allowed"),
+])
+def test_a_yaml_error_names_the_line_to_fix(tmp_path, text, message):
+    with pytest.raises(ConfigError) as err:
+        load(tmp_path, text)
+    assert message in str(err.value) and "\n" not in str(err.value) and err.value.exit_code == 2
+
+
+def test_ctx_route_names_the_misspelt_key_and_exits_2(ctx, tmp_path):
+    (tmp_path / "config.yaml").write_text("docs: .\nbudjet_chars: 9000\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    res = ctx("route", "a")
+    assert res.code == 2 and res.out == ""
+    assert res.err.strip().splitlines() == [
+        "ctx: error: config.yaml:2: budjet_chars: unknown key; did you mean budget_chars? "
+        f"(expected one of: {', '.join(config.DEFAULTS)})"]

@@ -57,7 +57,8 @@ def test_every_tool_and_a_resource_from_the_sdks_client(project):
     assert out["route"][0] is False and "HOT] systems/kestrel.md" in out["route"][1]
     assert json.loads(out["search"][1])["path"] == "systems/kestrel.md"
     assert out["show"] == (False, out["show"][1]) and out["show"][1].startswith("## Power")
-    assert json.loads(out["status"][1])["files"][0]["path"] == "systems/kestrel.md"
+    status = {f["path"]: f for f in json.loads(out["status"][1])["files"]}
+    assert status["systems/kestrel.md"]["tier"] == "HOT" and status["systems/kestrel.md"]["score"] == 1.0
     assert "keyword:" in out["explain"][1]
     assert out["show-bad"][0] is True and "unknown doc: ../config.yaml" in out["show-bad"][1]
     assert out["templates"] == ["ctx://doc/{+path}"] and out["doc"].startswith("# Vault")

@@ -185,12 +185,23 @@ def test_a_plan_with_cut_docs_never_exceeds_the_budget(sizes, budget):
     assert all(e.tier == HOT for e in plan.entries if e.cut)
 
 
-def test_a_follow_up_whose_words_point_elsewhere_keeps_the_conversations_doc(ctx, tmp_path):
+def test_a_follow_up_that_names_nothing_keeps_the_conversations_doc(ctx, tmp_path):
+    cfg = project(tmp_path)
+    assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT
+    follow = turn(ctx, cfg, "ok, and then?")
+    billing = next(f for f in follow["files"] if f["path"] == "modules/billing.md")
+    assert billing["tier"] == HOT and {"lexical:best", "lexical:kept"} & set(billing["reasons"])
+
+
+def test_a_kept_doc_earns_its_place_again_from_the_prompts_own_ranking(ctx, tmp_path):
+    """A prompt whose words point elsewhere moves the budget within one turn: the doc the conversation was
+    on is no longer held HOT by the conversation's ranking alone."""
     cfg = project(tmp_path)
     assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT
     follow = turn(ctx, cfg, "ok, how would I test that before a release?")
+    assert tiers_of(follow)["modules/search.md"] == HOT
     billing = next(f for f in follow["files"] if f["path"] == "modules/billing.md")
-    assert billing["tier"] == HOT and "lexical:kept" in billing["reasons"]
+    assert billing["tier"] != HOT and "lexical:kept" not in billing["reasons"]
 
 
 def test_a_number_inside_a_name_is_no_evidence_for_a_doc_whose_path_has_it(ctx, tmp_path):
@@ -222,3 +233,24 @@ def test_digits_split_off_an_identifier_are_no_query_word():
     assert content_words("the 24h reminder") == ["24h", "24", "reminder"]  # a quantity keeps its number
     assert fields("borealis/bx-018.md", "Station", "")[0] == "borealis bx bx018"
     assert fields("runs/gdplot018.md", "Run", "see gdplot018")[3] == "see gdplot018\ngdplot"
+
+
+def test_the_words_a_warm_header_names_make_its_doc_hot(ctx, tmp_path):
+    """The WARM line promises only what ctx does: each word it names, said in a new conversation, makes that
+    doc HOT; a derived keyword (evidence only) or one shared by several docs is not named."""
+    docs = {f"pages/p{i}.md": f"# Page {i}\n\n" + "\n".join(f"Routine line {j} of page {i}." for j in range(40))
+            for i in range(6)}
+    docs["other.md"] = "# Crossings\n\nThe zebra crossing lights blink amber at night.\n"
+    cfg = project(tmp_path, docs, "keywords:\n  pages/p1.md: [quokka tuning, shared thing]\n"
+                                  "  pages/p2.md: [shared thing]\n  pages/p3.md: [shared thing]\n"
+                                  "derived_keywords:\n  pages/p1.md: [field validators]\n")
+    assert tiers_of(turn(ctx, cfg, "quokka tuning"))["pages/p1.md"] == HOT
+    data = turn(ctx, cfg, "why do the zebra crossing lights blink?")
+    assert tiers_of(data).get("pages/p1.md") == "WARM"
+    block = data["context"].split("] pages/p1.md ")[1]
+    line = next(ln for ln in block.splitlines() if ln.startswith("... [WARM: content truncated, mention "))
+    named = line.removeprefix("... [WARM: content truncated, mention ").removesuffix(" to expand] ...").split(", ")
+    assert "quokka tuning" in named and "field validators" not in named and "shared thing" not in named
+    for word in named:
+        again = turn(ctx, cfg, f"tell me about {word}", "--session", f"s-{word}")
+        assert tiers_of(again).get("pages/p1.md") == HOT, word

@@ -88,3 +88,57 @@ def test_mass_breaks_ties_and_the_lightest_leaves_first():
     assert [e.path for e in roomy.entries] == ["c.md", "b.md", "a.md"]
     short = fit(cands, docs, LAYOUT, len(roomy.output) - 100, 1, 3, pack=False)
     assert [e.path for e in short.entries] == ["c.md", "b.md"] and short.omitted == ("a.md",)
+
+
+def _write(tmp_path, docs: dict[str, str], config: str = "") -> str:
+    from .conftest import write_docs
+
+    write_docs(tmp_path / "docs", docs)
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n" + config, encoding="utf-8")
+    return str(cfg)
+
+
+def test_warm_headers_use_what_the_hot_docs_leave(ctx, tmp_path):
+    """Twenty docs hit by their own keywords: 4 HOT and all 8 WARM fit in a budget they use a quarter of."""
+    docs = {f"d{i:02}.md": f"# Doc {i}\n\n" + "\n".join(f"Line {j} about quokka{i}." for j in range(30))
+            for i in range(20)}
+    keywords = "".join(f"  d{i:02}.md: [quokka{i}]\n" for i in range(20))
+    cfg = _write(tmp_path, docs, "keywords:\n" + keywords)
+    prompt = " ".join(f"quokka{i}" for i in range(20))
+    data = json.loads(ctx("route", prompt, "-f", "json", "--config", cfg).out)
+    tiers = [f["tier"] for f in data["files"]]
+    assert tiers.count("HOT") == 4 and tiers.count("WARM") == 8 and data["used_chars"] < 25000
+
+
+def test_docs_that_share_one_weak_keyword_still_show_their_headers(ctx, tmp_path):
+    """Forty 9,000-char docs that share one derived keyword: no HOT doc wants the room, so the headers get it."""
+    docs = {f"p{i:02}.md": f"# Page {i}\n\n" + "\n".join(f"Paragraph {j} of page {i}: " + "lorem ipsum " * 6
+                                                         for j in range(120))
+            for i in range(40)}
+    derived = "".join(f"  p{i:02}.md: [widget]\n" for i in range(40))
+    _write(tmp_path, docs, "derived_keywords:\n" + derived)
+    res = ctx("hook", "claude", stdin=json.dumps({"prompt": "widget", "session_id": "s1",
+                                                   "hook_event_name": "UserPromptSubmit",
+                                                   "cwd": str(tmp_path)}).encode())
+    assert res.code == 0 and "[🌡️ WARM]" in res.out, res.out
+    assert len(res.out) <= 10000 + 2000  # the hook's JSON envelope around at most the host's budget
+
+
+def test_a_header_held_back_by_the_warm_share_is_not_said_to_be_over_budget():
+    """A HOT doc cut to its best parts keeps the headers to their share; a header left out for that is named
+    with the share, never as over the budget when the budget has room."""
+    from context_router.turn import sections
+
+    body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(12))
+    big = DocView(lambda: body, "# Big", True, lambda room, sent: sections.cut(body, room, {3: 1.0}, "big.md",
+                                                                              "# Big", sent))
+    warm = {f"w{i}.md": DocView(lambda i=i: f"# W{i}\n" + "w" * 900, f"# W{i}\n" + "h" * 900, True)
+            for i in range(4)}
+    from context_router.turn.tiers import Candidate
+
+    cands = [Candidate("big.md", 1.0, "HOT"), *(Candidate(p, 0.5, "WARM") for p in warm)]
+    plan = fit(cands, {"big.md": big, **warm}, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
+    assert plan.entries[0].cut and len(plan.output) <= 10000
+    assert plan.omitted and all(r == "warm share" for r in plan.reasons)
+    assert "(budget)" not in plan.output

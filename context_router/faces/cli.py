@@ -106,6 +106,7 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
             prompt = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("stdin is not UTF-8 text") from None
+    _need_docs_without_config(config, docs)
     result = run_route(TurnRequest(prompt, session=_session(session), fmt=fmt, budget=budget, dry_run=dry_run,
                                    memory=keep_history), config, docs, warn=_warn)
     for notice in result.notices:
@@ -119,6 +120,30 @@ def route(words: list[str] | None = typer.Argument(None, metavar="PROMPT",
         _warn(f"{count(result.plan.output):,} tokens (cl100k) in {len(result.plan.output):,} chars")
     if result.text:
         sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+
+
+NO_DOCS_SCAN_S = 2.0  # a folder that takes longer than this to list holds something: the turn sorts it out
+
+
+def _need_docs_without_config(config: str | None, docs: str | None) -> None:
+    """With no config, a turn routes the working folder (or --docs). Where that holds no markdown doc it could
+    only print nothing and leave a `.ctx/` behind in a folder that was never meant for ctx: say so instead."""
+    import time
+
+    from .. import config as config_mod
+    from ..errors import DocsError
+    from ..store import index
+
+    if config_mod.discover(config, os.getcwd()) is not None:
+        return
+    root = os.path.expanduser(docs) if docs else config_mod.DEFAULTS["docs"]
+    try:
+        found = index.scan(root, deadline=time.monotonic() + NO_DOCS_SCAN_S).files
+    except index.ScanTimeout:
+        return
+    if not found:
+        raise DocsError(f"no markdown docs under {os.path.abspath(root)}: run `ctx init DOCS` to write a config "
+                        "for your docs folder, or name it with --docs DIR")
 
 
 @app.command()
@@ -365,7 +390,8 @@ def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
 
 
 @app.command()
-def init(docs: str = typer.Argument("docs", help="The docs folder to describe."),
+def init(docs: str | None = typer.Argument(
+             None, help="The docs folder to describe (default: mkdocs.yml's docs_dir here, else docs)."),
          output: str = typer.Option("config.yaml", "--output", "-o", help="Where to write the config."),
          from_cc: str | None = typer.Option(None, "--from-claude-cognitive",
                                             help="Convert claude-cognitive's keywords.json instead."),
@@ -378,6 +404,8 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
     """
     from . import scaffold
 
+    if docs is None:
+        docs = scaffold.default_docs(os.getcwd())
     if from_cc is not None:
         body = scaffold.from_claude_cognitive(from_cc)
         docs = os.path.dirname(os.path.abspath(from_cc))
@@ -397,6 +425,7 @@ def init(docs: str = typer.Argument("docs", help="The docs folder to describe.")
               "move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    print("\n".join(scaffold.next_steps(output, os.getcwd())))
 
 
 @app.command()

@@ -23,7 +23,7 @@ class StatusRow:
     pinned: bool
     keywords: tuple[str, ...]
     cluster: int | None = None  # the doc's topic cluster (semantic layer)
-    left_out: str | None = None  # why the last turn did not show a doc that qualified: budget, cap, intent
+    left_out: str | None = None  # why the last turn did not show a doc that qualified: budget, warm share, cap, intent
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
     shown: dict[str, str] = {p: v[0] for p, v in last[4].items()} if last else {}
     rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
-                           shown[p] if shown.get(p) in ("budget", "cap", "intent") else None)
+                           shown[p] if shown.get(p) in ("budget", "warm share", "cap", "intent") else None)
                  for p, fs in scored)
     if snap.pending or snap.due:
         index_in_background(ws)
@@ -148,7 +148,10 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title:
-            findings.append(Finding("warning", f"{path}: no '# Title' line, so no header to show"))
+            # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
+            # text index's title field). A page of an mkdocs site always has one: its nav entry or file name.
+            findings.append(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only "
+                                               "its file name names it"))
     owners: dict[str, set[str]] = {}
     # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
     # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.

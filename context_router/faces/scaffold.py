@@ -9,9 +9,9 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import InputError
-from ..store import index
+from ..store import index, mkdocs
 from ..store.files import write_atomic
-from ..turn.words import doc_name
+from ..turn.words import FILLER, STOPWORDS, doc_name
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 
@@ -19,9 +19,25 @@ _LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 MAX_KEYWORDS = 12  # per doc: a doc's names and its most telling terms, not its vocabulary
 COMMON_SHARE = 0.25  # a one-word term in the text of more docs than this share names none of them
 _CODE_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_.-]{3,40})`")
-_BOLD = re.compile(r"\*\*([^*\n:]{3,40})\*\*(?!:)")
+# Bold that opens and closes at word edges: `**l**ess than **or**` holds no bold "ess than".
+_BOLD = re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n:]{3,80}?)(?<=\S)\*\*(?![\w*:])")
 _HEADING = re.compile(r"^#{2,3} +(.+?) *#*$", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z_][A-Za-z0-9_]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+_NAMED = re.compile(r"[A-Za-z][a-z0-9]*[A-Z0-9_]|[A-Z]{2}")  # SQLAlchemy, FastAPI, UUID, http2, snake_case
+
+# Words that say what a sentence does, not what a doc is about: a derived phrase needs a word besides these
+# ("learn more", "run the program", "review the results" name nothing; "create the engine" names the engine).
+VAGUE = frozenset("""
+about above after again ahead already also another around basic basics before below best better big case cases
+check choose click come comes complete completed conclusion continue create created creating detail details done
+easy end example examples explain explained fine first following full getting going good great help here idea
+important info information inside instead intro introduction last later learn learning let look looks more new
+next note notes notice now old open option options others output part parts print program quick quickly read
+ready recap remember result results review run running same see short simple simply small start started step
+steps still sure tip tips try trying understand usage version versions warning way ways what whole work working
+works
+""".split())
 
 
 def derive(docs_root: str, max_bytes: int = 2_000_000,
@@ -32,6 +48,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
     minus words common across the docs."""
     scan = index.scan(docs_root)
+    site_title = mkdocs.titler(docs_root)  # an mkdocs site's pages are titled by its nav
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
     for n, (rel, st) in enumerate(sorted(scan.files.items()), start=1):
@@ -41,7 +58,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if text is None:
             continue
         bodies[rel] = index.body_of(text)
-        titles[rel] = index.parse_doc(rel, st, text, 25).title
+        titles[rel] = index.parse_doc(rel, st, text, 25, titles=site_title).title
     terms = {rel: _terms(body) for rel, body in bodies.items()}
     owners: dict[str, int] = {}
     for found in terms.values():
@@ -52,8 +69,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     related: dict[str, list[str]] = {}
     for rel, body in bodies.items():
         words: list[str] = []
-        for word in (titles[rel], doc_name(rel).replace("-", " ").replace("_", " "),
-                     *(t for t in terms[rel] if owners[t] == 1)):
+        own = [t for t in terms[rel] if owners[t] == 1 and _names_something(t, doc_words)]
+        for word in (_bare(titles[rel]), doc_name(rel).replace("-", " ").replace("_", " "), *own):
             word = " ".join(word.lower().split())
             if word and word not in words and not _common(word, doc_words):
                 words.append(word)
@@ -71,15 +88,43 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
 
 
 def _terms(body: str) -> list[str]:
-    """Headings, identifiers in code spans and bold terms, in the doc's order."""
+    """Headings, identifiers in code spans and bold terms, in the doc's order, as they read (no markup), and
+    nothing from code blocks (a `# comment` there is no heading)."""
+    prose = _FENCE.sub("\n", body)
     out: list[str] = []
-    for heading in _HEADING.findall(body):
-        plain = re.sub(r"[`*_\[\]()]", "", heading).strip()
+    for heading in _HEADING.findall(prose):
+        plain = _bare(heading)
         if 1 <= len(plain.split()) <= 4:
             out.append(plain)
-    out += [span for span in _CODE_SPAN.findall(body) if _IDENTIFIER.fullmatch(span)]
-    out += [bold.strip() for bold in _BOLD.findall(body) if len(bold.split()) <= 3]
-    return out
+    out += [span for span in _CODE_SPAN.findall(prose) if _IDENTIFIER.fullmatch(span)]
+    for bold in _BOLD.findall(prose):
+        plain = _bare(bold)
+        words = plain.lower().split()
+        # Bold is mostly emphasis: one word ("the **one** place", "**inside**") unless it is a name
+        # (SQLAlchemy), a phrase only when it is a name too, with no little words ("**not be obvious**").
+        if len(words) == 1 and _NAMED.search(plain) or 1 < len(words) <= 3 and not any(
+                w in STOPWORDS or w in FILLER for w in words):
+            out.append(plain)
+    return [term for term in out if term and not any(c in term for c in '"=<>{}')]  # code, not a name
+
+
+def _bare(text: str) -> str:
+    """A heading or bold term as it reads: no markup, no quotes or closing colon around it."""
+    return index.plain_inline(text).replace("()", "").strip(" \t\"'“”‘’:;,.").strip()
+
+
+def _names_something(term: str, doc_words: dict[str, set[str]]) -> bool:
+    """Whether a derived term has a word that names something: a word besides the stop, filler, vague and
+    common ones, that the text of at most a quarter of the docs holds."""
+    from ..turn.keywords import COMMON_WORDS
+
+    plain = {*STOPWORDS, *FILLER, *VAGUE, *COMMON_WORDS}
+    content = [w for w in term.lower().split() if w.strip("()[]\"'.,-").isalnum() or "_" in w or "-" in w]
+    content = [w.strip("()[]\"'.,") for w in content]
+    telling = [w for w in content if len(w) > 1 and w not in plain and any(c.isalpha() for c in w)]
+    if not telling:
+        return False
+    return len(doc_words) < 4 or any(not _common(w, doc_words) for w in telling)
 
 
 def _common(word: str, doc_words: dict[str, set[str]]) -> bool:
@@ -158,6 +203,28 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
         raise InputError(f"{path}: 'decay_rates' must map folders to numbers")
     prefixes = {(k if k.endswith("/") else k + "/"): float(v) for k, v in rates.items() if k != "default"}
     return {"default": float(rates.get("default", CLAUDE_COGNITIVE_DEFAULT_DECAY)), "prefixes": prefixes}
+
+
+def default_docs(cwd: str) -> str:
+    """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else
+    `docs`."""
+    path = mkdocs.in_folder(cwd)
+    if path is None:
+        return "docs"
+    return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
+
+
+def next_steps(target: str, cwd: str) -> list[str]:
+    """What to run after `ctx init`: the commands, with `--config` where they would not find this config."""
+    found = config_mod.discover(None, cwd)
+    here = found is not None and os.path.realpath(found) == os.path.realpath(target)
+    opt = "" if here else f" --config {target}"
+    steps = [(f"ctx check{opt}", "check the config against the docs"),
+             (f'ctx route{opt} "a question about your docs"', "see what a turn gives the model")]
+    if here:
+        steps.append(("ctx hook install claude", "a turn on every prompt in Claude Code (or gemini, codex, cline)"))
+    width = max(len(cmd) for cmd, _ in steps)
+    return ["next:", *(f"  {cmd:<{width}}  {why}" for cmd, why in steps)]
 
 
 def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> str:

@@ -470,16 +470,60 @@ def body_of(text: str) -> str:
     return _front_matter_block(text)[1]
 
 
+_MARKUP = frozenset("`*_[]<>{}:!")
+
+
+def plain_inline(text: str) -> str:
+    """A line of markdown as it reads: `Install **SQLModel** {#install}` -> `Install SQLModel`. Drops
+    emphasis and code markers, links' targets (their text stays), images, HTML tags, attribute lists and
+    icon shortcodes (`:simple-slack:`); words stay as they are (snake_case keeps its underscores)."""
+    if _MARKUP.isdisjoint(text):
+        return " ".join(text.split())
+    import re  # only for a title or heading with markup in it: the hook path never imports re
+
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # an image says nothing
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link: its text
+    text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)  # a reference link: its text
+    text = re.sub(r"<[^>\n]*>", " ", text)  # HTML tags (<a name=...>, <small>)
+    text = re.sub(r"\{[:#.][^}]*\}|\{\s+[#.][^}]*\}", " ", text)  # attribute lists: {#anchor}, { .class }
+    text = re.sub(r"(?<!\S):[a-z0-9]+(?:[-_+][a-z0-9]+)*:(?!\S)", " ", text)  # icons: :simple-slack:
+    text = re.sub(r"`+", "", text)
+    text = re.sub(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])", r"\2", text)
+    text = text.replace("**", "")
+    return " ".join(text.split())
+
+
+def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[str], str] | None) -> str:
+    """A doc's title: its first `# ` line, else its front matter `title:` (as mkdocs reads it), else the one
+    its site gives it (`titles`: mkdocs.titler)."""
+    fence = ""
+    for line in body.splitlines():
+        bare = line.lstrip(" ")
+        if bare[:3] in ("```", "~~~") and len(line) - len(bare) <= 3:
+            mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
+            if not fence:
+                fence = mark
+            elif mark.startswith(fence) and not bare.strip(bare[0]).strip():
+                fence = ""  # a `# comment` in a code block is no title
+            continue
+        if not fence and line.startswith("# "):
+            title = plain_inline(line[2:].strip().rstrip("#"))
+            if title:
+                return title
+            break
+    given = meta.get("title")
+    if isinstance(given, str) and given.strip():
+        return plain_inline(given)
+    return plain_inline(titles(rel)) if titles is not None else ""
+
+
 def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False,
-              analyse: Analyse | None = None) -> Doc:
-    """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode)."""
+              analyse: Analyse | None = None, titles: Callable[[str], str] | None = None) -> Doc:
+    """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode).
+    titles: path -> the title the site gives a doc that has none of its own (mkdocs.titler)."""
     meta, body, warning = split_front_matter(text)
     warnings = [warning] if warning else []
-    title = ""
-    for line in body.splitlines():
-        if line.startswith("# "):
-            title = line[2:].strip()
-            break
+    title = _title_of(body, meta, rel, titles)
     header, truncated = header_of(body, warm_lines)
     pinned = meta.get("pinned")
     if pinned is True:
@@ -502,14 +546,14 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
 
 
 def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,
-             analyse: Analyse | None = None) -> Doc | None:
+             analyse: Analyse | None = None, titles: Callable[[str], str] | None = None) -> Doc | None:
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
     oversize = st[1] > max_bytes
     # An oversized doc is indexed by its header only: read just enough bytes to find it.
     text = read_text(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
     if text is None:
         return None
-    return parse_doc(rel, st, text, warm_lines, oversize, analyse)
+    return parse_doc(rel, st, text, warm_lines, oversize, analyse, titles)
 
 
 @record
@@ -523,12 +567,14 @@ class Changes:
 
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
          max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None,
-         first: Callable[[list[str]], Collection[str]] | None = None) -> Changes:
+         first: Callable[[list[str]], Collection[str]] | None = None,
+         titles: Callable[[str], str] | None = None, at_least: int = 0) -> Changes:
     """Read the docs whose (mtime, size) differ from the cache; list the ones that are gone.
 
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
     (time.monotonic()) the docs still to read are left `pending`; `first` picks, among the docs to read, those
-    to read before the others (the ones a turn's prompt names), so a turn short of time has them.
+    to read before the others (the ones a turn's prompt names), so a turn short of time has them. `titles`:
+    the site's title for a doc without one (mkdocs.titler). `at_least`: docs read whatever the deadline.
     """
     import time
 
@@ -543,10 +589,10 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
             todo = [rel for rel in todo if rel in named] + [rel for rel in todo if rel not in named]
     for rel in todo:
         st = found[rel]
-        if pending or (deadline is not None and changed and time.monotonic() > deadline):
+        if pending or (deadline is not None and len(changed) >= max(1, at_least) and time.monotonic() > deadline):
             pending.append(rel)
             continue
-        doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse)
+        doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse, titles)
         if doc is None:
             skipped.append(rel)
             warnings.append(f"skipped {rel}: unreadable or binary")

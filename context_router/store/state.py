@@ -699,6 +699,12 @@ class Store:
         """Which of these docs are hubs (pages that mostly link to other pages)."""
         return frozenset(p for (p,) in self._select_in("SELECT path FROM docs WHERE hub AND path IN ({})", paths))
 
+    def keyword_owners(self, paths: Iterable[str]) -> list[tuple[str, str, int, int]]:
+        """(keyword, path, derived, how many docs have the keyword) of each keyword of these docs, in order."""
+        return self._select_in("SELECT k.keyword, k.path, k.derived, (SELECT count(*) FROM kw o WHERE o.token = "
+                               "k.token AND o.keyword = k.keyword) FROM kw k WHERE k.path IN ({}) "
+                               "ORDER BY k.path, k.ord", paths)
+
     def keywords_of(self, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}
         for kw, path in self._select_in("SELECT keyword, path FROM kw WHERE path IN ({}) ORDER BY path, ord", paths):

@@ -80,7 +80,7 @@ class Plan:
     omitted: tuple[str, ...]  # docs at or above the WARM line that are not shown, in rank order
     stats: Stats
     output: str
-    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "cap" or "intent"
+    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "warm share", "cap" or "intent"
 
 
 @record
@@ -142,7 +142,8 @@ def utf8_bytes(text: str) -> int:
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
-        relevance: Mapping[str, float] | None = None, pack: bool = True) -> Plan:
+        relevance: Mapping[str, float] | None = None, pack: bool = True,
+        parts: Mapping[str, Mapping[int, float]] | None = None) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
@@ -157,10 +158,14 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     remaining = budget - measure(layout.compose(widest, [], None))
     entries: list[Entry] = []
     omitted: list[str] = []
+    why: list[str] = []  # why each of `omitted` is left out
     warm_used = 0
-    rooms = _rooms(cands, views, layout, measure, relevance or {},
-                   remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
-                   ) if pack else None
+    cut = False  # a HOT doc placed so far is cut to its best parts
+    pool = remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
+    rooms = None
+    if pack:
+        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool) if parts
+                 else _rooms(cands, views, layout, measure, relevance or {}, pool))
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
@@ -179,15 +184,19 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         if block is None:
             block = _warm(layout, index, cand, view)
             cost = measure(block.text) + sep
-            # Headers are what the model may ask for next, not the answer: they get their share, not the rest.
-            if cost > remaining or (pack and warm_used + cost > budget * WARM_SHARE):
+            # Headers are what the model may ask for next, not the answer: they get their share while a HOT doc
+            # is still to be placed or was cut to its best parts; else what the HOT docs left is theirs.
+            held_back = pack and (cut or any(c.tier == HOT for c in cands[i + 1:]))
+            if cost > remaining or (held_back and warm_used + cost > budget * WARM_SHARE):
                 omitted.append(cand.path)
+                why.append("budget" if cost > remaining else "warm share")
                 continue
             warm_used += cost
         entries.append(block)
+        cut = cut or block.cut
         remaining -= measure(block.text) + sep
 
-    reasons = ["budget"] * len(omitted) + [r for _, r in capped]
+    reasons = why + [r for _, r in capped]
     omitted += [p for p, _ in capped]
     # Packed for the answer, the closing line names what it can in a few hundred chars, then counts the rest.
     room = min(remaining - sep, CLOSING_CHARS) if pack else remaining - sep
@@ -250,7 +259,7 @@ def _reserve(later: Sequence[Candidate], views: Mapping[str, DocView], budget: i
 
 
 HEADER_OVERHEAD = 120  # a block's banner and truncation line, roughly
-WARM_SHARE = 0.15  # of the budget for the WARM headers: kept for them while HOT docs are placed, and no more
+WARM_SHARE = 0.1  # of the budget for the WARM headers: kept for them while HOT docs are placed, and no more
 # The room of each HOT doc, in rank order, relative to the next: the budget goes to the sections that answer
 # the turn in the best docs before the whole pages of the fourth.
 HOT_WEIGHTS = (1.0, 0.35, 0.2, 0.15)
@@ -278,6 +287,69 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
             need = measure(layout.hot(i + 1, cand.path, cand.score, body))
         rooms[cand.path] = room
         left -= min(room, need)
+    return rooms
+
+
+SMALL_SHARE = 0.35  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
+# by its best parts
+PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc
+CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
+
+
+def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
+                   measure: Callable[[str], int], parts: Mapping[str, Mapping[int, float]],
+                   relevance: Mapping[str, float], pool: int) -> dict[str, int]:
+    """The room of each HOT doc, from the turn's best parts across all of them: the parts are taken best first,
+    whichever doc holds them, while they fit in `pool` (a doc's first part also pays for its opening and its
+    lines); a doc is shown whole when it is small, or when its whole costs no more than the parts it earned.
+    A HOT doc with no ranked part (a keyword or a pin made it HOT) gets room for its opening and first part."""
+    hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
+    order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
+    whole: dict[str, int] = {}
+    fixed: dict[str, int] = {}
+    sizes: dict[str, list[int]] = {}
+    rooms: dict[str, int] = {}
+    left = max(0, pool)
+    small = SMALL_SHARE * left
+    items: list[tuple[float, int, str, int]] = []
+    for rank_, (i, cand) in enumerate(order):
+        view = views[cand.path]
+        body = view.body()
+        if body is None:
+            continue
+        if view.known is not None and memory.unit(memory.WHOLE, body) in view.known:
+            need = measure(layout.hot(i + 1, cand.path, cand.score, memory.already(0, "the whole doc is")))
+            rooms[cand.path] = need
+            left -= need
+            continue
+        whole[cand.path] = measure(layout.hot(i + 1, cand.path, cand.score, body))
+        split = split_sections(body)
+        sizes[cand.path] = [len(s.text) + 2 for s in split]
+        opening = len(opening_of(split[0].text)) if split and split[0].text else len(view.header)
+        fixed[cand.path] = measure(layout.hot(i + 1, cand.path, cand.score, "")) + opening + CUT_OVERHEAD
+        ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 < j < len(split) and v > 0}
+        if ranked:
+            items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
+        else:
+            room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][1] if len(split) > 1 else 0))
+            rooms[cand.path] = room
+            left -= room
+    top = max((v for v, _, _, _ in items), default=0.0)
+    for v, _, path, j in sorted(items, key=lambda t: (-t[0], t[1], t[3])):
+        if v < PART_SHARE * top:
+            break
+        cost = sizes[path][j] + (0 if path in rooms else fixed[path])
+        if cost <= left:
+            rooms[path] = rooms.get(path, 0) + cost
+            left -= cost
+    for _, cand in order:  # small docs, or docs whose parts cost their whole anyway, are shown whole
+        path = cand.path
+        if path not in whole:
+            continue
+        extra = whole[path] - rooms.get(path, 0)
+        if extra <= left and (whole[path] <= small or extra <= 0):
+            rooms[path] = whole[path]
+            left -= max(0, extra)
     return rooms
 
 

@@ -1,0 +1,154 @@
+"""`ctx init` on a repo as a new user meets it: an mkdocs site, markup in headings, emphasis in prose."""
+import json
+import os
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from context_router.faces import scaffold
+from context_router.store import index, mkdocs
+
+from .conftest import write_docs
+
+MKDOCS = """site_name: Shop
+docs_dir: pages
+theme:
+  name: material
+markdown_extensions:
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+nav:
+  - Welcome: index.md
+  - Guides:
+      - Getting paid: guides/payments.md
+      - guides/refunds.md
+      - The API: https://example.com/api
+  - About: about/index.md
+"""
+
+
+def mkdocs_site(root) -> None:
+    (root / "mkdocs.yml").write_text(MKDOCS, encoding="utf-8")
+    write_docs(root / "pages", {
+        "index.md": "Welcome to the shop.\n\n```python\n# option 1 -- using the decorator argument:\nx = 1\n```\n",
+        "guides/payments.md": "Payments settle daily through the **ledger service**.\n",
+        "guides/refunds.md": "Refunds are issued within a week.\n",
+        "about/index.md": "---\ntitle: About **us**\n---\nWe sell things.\n",
+        "faq.md": "Questions people ask.\n"})
+
+
+def test_init_then_check_on_an_mkdocs_site_raises_nothing(ctx, tmp_path):
+    mkdocs_site(tmp_path)
+    res = ctx("init")  # no folder named: mkdocs.yml's docs_dir
+    assert res.code == 0, res.err
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["docs"] == "pages"
+    kws = data["derived_keywords"]
+    assert kws["index.md"][0] == "welcome"  # the nav's title, not the code block's comment
+    assert kws["guides/payments.md"][0] == "getting paid"
+    assert kws["guides/refunds.md"][0] == "refunds"  # in the nav without a title: mkdocs uses the file name
+    assert kws["about/index.md"][0] == "about us"  # front matter title, as it reads
+    assert kws["faq.md"][0] == "faq"  # in no nav: the file name
+    assert not any("option 1" in kw for kws_ in kws.values() for kw in kws_)
+    check = ctx("check")
+    assert (check.code, check.out) == (0, "ok: config and docs look right\n"), check.out
+    status = ctx("status", "--json")
+    assert status.code == 0
+
+
+def test_init_prints_the_next_steps(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {"a.md": "# Alpha\n", "b.md": "# Beta\n"})
+    res = ctx("init", "docs")
+    assert res.code == 0
+    lines = res.out.splitlines()
+    assert lines[0].startswith("wrote config.yaml (2 docs with derived keywords")
+    assert lines[1] == "next:"
+    assert [line.split()[:3] for line in lines[2:]] == [
+        ["ctx", "check", "check"], ["ctx", "route", '"a'], ["ctx", "hook", "install"]]
+    for line in lines[2:4]:  # each step runs as printed
+        command = line.strip().split("  ")[0].split(" ", 2)[1:]
+        args = [command[0], *(command[1].strip('"').split() if len(command) > 1 else [])]
+        assert ctx(*args).code == 0
+    res = ctx("init", "docs", "-o", str(tmp_path / "elsewhere" / "ctx.yaml"))
+    assert res.code == 0
+    target = tmp_path / "elsewhere" / "ctx.yaml"
+    assert f"  ctx check --config {target}" in res.out and "hook install" not in res.out
+    assert ctx("check", "--config", str(target)).code == 0
+
+
+NOISE = {
+    "guide.md": "# Guide\n\n## Learn more\n\n## Run the program\n\nWe go **inside** the **one** place, "
+                "**getting** it right.\n\n```python\n## returns a dictionary:\nprint(1)\n```\n\n"
+                "## Install **sqlmodel**\n\n## Custom JSON schema {#custom-json-schema}\n\n"
+                "## <a name=\"retries\"></a>Retry budget\n\n## :simple-slack: Slack channel\n\n"
+                "Use **[bind](/docs/bind.md)** to attach. **not be obvious** and **need to send**.\n\n"
+                "## Webhook signer\n\nThe **dead letter** queue and **SQLAlchemy**.\n",
+    **{f"other{i}.md": f"# Other {i}\n\nmore text to learn and run the program\n" for i in range(4)},
+}
+
+
+def test_init_derives_no_noise(ctx, tmp_path):
+    write_docs(tmp_path / "docs", NOISE)
+    assert ctx("init", "docs").code == 0
+    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]["guide.md"]
+    assert kws == ["guide", "install sqlmodel", "custom json schema", "retry budget", "slack channel",
+                   "webhook signer", "dead letter", "sqlalchemy"]
+
+
+MARKUP = st.sampled_from(["**{}**", "`{}`", "{} {{#anchor-x}}", '<a name="n"></a>{}', ":simple-slack: {}",
+                          "[{}](/docs/x.md)", "**[{}](../y.md)**", "*{}*", "_{}_", "{} <small>new</small>",
+                          '"{}"', "{}:"])
+TERM = st.lists(st.sampled_from(["ledger", "payout", "webhook", "signer", "quota", "tenant", "shard"]),
+                min_size=1, max_size=3, unique=True).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.tuples(MARKUP, TERM, st.sampled_from(["## ", "### ", "", "# "])), min_size=1,
+                      max_size=6))
+def test_derived_keywords_never_hold_markup(tmp_path_factory, parts):
+    root = tmp_path_factory.mktemp("docs")
+    lines = []
+    for markup, term, heading in parts:
+        lines += [heading + markup.format(term), ""]
+    write_docs(root, {"a.md": "\n".join(lines), "b.md": "# B\n", "c.md": "# C\n", "d.md": "# D\n"})
+    for kw in scaffold.derive(str(root))["derived_keywords"]["a.md"]:
+        assert not set(kw) & set("*`{}<>[]#\"") and ":simple" not in kw and not kw.endswith(":"), kw
+        assert kw == " ".join(kw.split()) and kw
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Install **SQLModel**", "Install SQLModel"),
+    ("Custom JSON Schema {#custom-json-schema}", "Custom JSON Schema"),
+    ('<a name="x"></a>Validators', "Validators"),
+    (":simple-slack: Slack", "Slack"),
+    ("[bind](/docs/bind.md) a value", "bind a value"),
+    ("`ctx route` and *this* but snake_case_name", "ctx route and this but snake_case_name"),
+    ("Status: done", "Status: done"),
+])
+def test_plain_inline_reads_a_line_as_it_reads(text, plain):
+    assert index.plain_inline(text) == plain
+
+
+def test_the_mkdocs_nav_is_read_where_it_describes_these_docs(tmp_path):
+    mkdocs_site(tmp_path)
+    titles = mkdocs.nav_titles(str(tmp_path / "pages"))
+    assert titles == {"index.md": "Welcome", "guides/payments.md": "Getting paid", "about/index.md": "About"}
+    assert mkdocs.nav_titles(str(tmp_path / "pages" / "guides")) == {"payments.md": "Getting paid"}
+    os.makedirs(tmp_path / "other")
+    assert mkdocs.nav_titles(str(tmp_path / "other")) is None  # its docs_dir is pages/, not other/
+    (tmp_path / "mkdocs.yml").write_text("nav: [unclosed\n", encoding="utf-8")
+    assert mkdocs.nav_titles(str(tmp_path / "pages")) is None or mkdocs.nav_titles(str(tmp_path / "pages")) == {}
+
+
+def test_a_new_nav_titles_the_docs_again(ctx, tmp_path):
+    mkdocs_site(tmp_path)
+    assert ctx("init").code == 0
+    assert ctx("route", "welcome").code == 0
+    status = {d["path"]: d for d in json.loads(ctx("status", "--json").out)["files"]}
+    assert "index.md" in status
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS.replace("Welcome: index.md", "Storefront: index.md"))
+    res = ctx("route", "storefront", "--format", "json")
+    data = json.loads(res.out)
+    assert data["files"][0]["path"] == "index.md"
