@@ -337,15 +337,20 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     writes: dict[str, tuple[Kept, int, int]] = {}
     # What this turn set, and the upgraded scores it read (kept from now on with their doc's rate).
     for path in (*recorded, *(p for p in previous if kept[p].rate is None)):
-        fs = upd.scores.get(path)
-        if fs is None:
-            continue
-        rate = decay_rate(cfg, snap, path)
-        writes[path] = (Kept(fs.score, turn, rate, fs.last_hit_turn, fs.hits),
-                        attention.last_turn_at(fs.score, rate, turn, cfg.warm.threshold),
-                        attention.last_turn_at(fs.score, rate, turn, attention.ZERO))
+        keep(cfg, snap, writes, path, upd.scores.get(path), turn)
     dropped = tuple(p for p in kept if p not in upd.scores)
     return _Attention(upd, sem_turn, lex_turn, writes, dropped, recorded)
+
+
+def keep(cfg: Config, snap: IndexView, writes: dict[str, tuple[Kept, int, int]], path: str,
+         fs: FileScore | None, turn: int) -> None:
+    """Add the doc's score as this turn leaves it to what the turn writes (with its WARM and zero turns)."""
+    if fs is None:
+        return
+    rate = decay_rate(cfg, snap, path)
+    writes[path] = (Kept(fs.score, turn, rate, fs.last_hit_turn, fs.hits),
+                    attention.last_turn_at(fs.score, rate, turn, cfg.warm.threshold),
+                    attention.last_turn_at(fs.score, rate, turn, attention.ZERO))
 
 
 def kept_rate(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], path: str) -> float:
@@ -438,8 +443,10 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         for e in plan.entries:
             if e.repeat:  # `ctx explain` says why the doc was named rather than sent
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")
-                if att is not None:
+                if att is not None:  # recorded, with the score it has (a doc that only decayed is set again)
                     att.recorded[e.path] = upd.causes[e.path]
+                    if e.path not in att.writes:
+                        keep(cfg, snap, att.writes, e.path, upd.scores.get(e.path), turn)
         if advance and att is not None:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
             shown = {e.path: (e.tier, len(e.text), e.saved) if e.saved else (e.tier, len(e.text))

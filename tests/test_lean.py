@@ -156,3 +156,15 @@ def test_a_long_session_keeps_the_history_of_its_last_turns(tmp_path, isolated_s
         turns = [t[1] for t in store.turns(["s"])]
     store.close()
     assert kept[0] == PRUNE_EVERY + 1 and kept[-1] == KEEP_TURNS + PRUNE_EVERY and turns[0] == PRUNE_EVERY + 1
+
+
+def test_a_doc_that_only_decayed_but_was_named_as_held_keeps_its_score_in_the_history(ctx, tmp_path,
+                                                                                        isolated_state):
+    args = (*keyword_project(tmp_path), "--keep-history")
+    assert ctx("route", "what about alpha?", *args).code == 0
+    second = json.loads(ctx("route", "and something else", *args, "--format", "json").out)
+    entry = next(f for f in second["files"] if f["path"] == "alpha.md")
+    assert entry["reasons"] == ["decay", "in-conversation:1"]
+    lines = [line.split() for line in ctx("explain", "alpha.md", *args[:4]).out.splitlines()
+             if line.strip().startswith("turn")]
+    assert [(w[1], w[2], w[-1]) for w in lines] == [("1", "1.00", "keyword:alpha"), ("2", "0.70", "in-conversation:1")]
