@@ -52,6 +52,7 @@ class TurnRequest:
     rate_limited: bool = True  # host turns are rate limited unless replayed on purpose
     contained: bool = False  # a found (not chosen) config may name docs only inside its own folder
     memory: bool | None = None  # send only what the conversation lacks (None: as the host keeps its history)
+    restore: bool = False  # the conversation was compacted: what the last turn showed, sent again, no score moved
 
 
 def host_measure(host: str | None) -> Callable[[str], int]:
@@ -214,7 +215,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
                                limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
         if text is None:
             continue
-        whole = index.body_of(text)
+        whole = render.doc_text(index.body_of(text))
         header, truncated = index.header_of(whole, cfg.warm.lines)
         if doc.oversize:
             whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
@@ -407,7 +408,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         session = store.session(name, scores=False)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
         # reports), while a `ctx route` is asked for on purpose.
-        limited = req.host is not None and req.rate_limited and not req.dry_run
+        limited = req.host is not None and req.rate_limited and not req.dry_run and not req.restore
         allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
             notices.append(f"note: session {name!r} had its {cfg.burst} quick turns and then more than "
@@ -415,6 +416,9 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         advance = allowed and typed and not req.dry_run and not read_only
         turn = session.turn + 1 if typed else session.turn
         pins, pin_notes = pin_floors(ws, snap, now)
+        restoring = req.restore and remembers(cfg, req) and not read_only and not req.dry_run
+        if restoring:
+            store.forget_sent(name)
         sem_turn = lex_turn = att = None
         if typed:
             att = _update(ws, snap, session, prompt, turn, pins)
@@ -457,6 +461,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             if remembers(cfg, req):
                 store.remember_sent(name, turn, ((e.path, u) for e in plan.entries for u in e.units))
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
+        elif restoring:
+            store.remember_sent(name, session.turn, ((e.path, u) for e in plan.entries for u in e.units))
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, {}, {}, bucket, session.semantic, now)
     behind = bool(snap.pending) or snap.due or (typed and cfg.semantic.enabled and
@@ -486,7 +492,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     cfg = ws.config
     if req.fmt not in render.FORMATS:
         raise InputError(f"unknown format {req.fmt!r} (expected one of: {', '.join(render.FORMATS)})")
-    if not req.prompt.strip():
+    if not req.prompt.strip() and not req.restore:
         raise InputError("empty prompt: nothing to route")
     if req.budget is not None and req.budget < 0:
         raise InputError(f"--budget must be at least 0, got {req.budget}")
@@ -495,8 +501,8 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     notices: list[str] = []
     # Bytes smuggled in as surrogates (an argument that is not UTF-8) can be neither matched nor stored.
     prompt = human_part(req.prompt.encode("utf-8", "replace").decode("utf-8"))
-    typed = bool(prompt.strip())
-    if not typed:  # nothing a person typed: a read-only turn that moves no score
+    typed = bool(prompt.strip()) and not req.restore
+    if not typed and not req.restore:  # nothing a person typed: a read-only turn that moves no score
         notices.append("note: this prompt is machine text only (a task notification or the like): "
                        "served read-only")
     if len(prompt) > cfg.max_prompt_chars:

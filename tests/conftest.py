@@ -11,18 +11,37 @@ from pathlib import Path
 import pytest
 
 from context_router.entry import main
+from context_router.faces.install import hook_command, portable
 
 REPO = Path(__file__).resolve().parents[1]
+# Where `ctx hook install claude` writes this ctx's command: the shared settings when it is the `ctx` every shell
+# finds, else (a virtual environment's, as in a checkout) the local ones.
+CLAUDE_SETTINGS = ".claude/settings.json" if portable(hook_command("claude")) else ".claude/settings.local.json"
 SAMPLE_DOCS = REPO / "docs-sample"
 SAMPLE_CONFIG = REPO / "config.yaml"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--e2e", action="store_true", help="also run tests/e2e: the real clients (node and npm)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--e2e"):
+        return
+    skip = pytest.mark.skip(reason="the real clients run with --e2e (python -m pytest tests/e2e --e2e)")
+    for item in items:
+        if item.nodeid.startswith("tests/e2e/"):
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)
 def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state" / "state.db"
     monkeypatch.setenv("CTX_STATE", str(state))
-    for name in ("CTX_CONFIG", "CTX_SESSION"):
+    for name in ("CTX_CONFIG", "CTX_SESSION", "CODEX_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+                 "GEMINI_CLI_TRUST_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the hosts' user files (trusted folders) are the test's
     monkeypatch.chdir(tmp_path)
     return state
 

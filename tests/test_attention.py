@@ -1,6 +1,6 @@
 import pytest
 
-from context_router.turn.attention import FileScore, update
+from context_router.turn.attention import FLOOR, ZERO_SIGNAL, FileScore, Signal, update
 
 
 def run(prev, turn, hits=None, related=None, pins=None, rate=0.7, known=lambda p: True, co=0.35):
@@ -46,3 +46,26 @@ def test_per_file_rate_and_zero_floor():
     assert upd.scores["slow.md"].score == pytest.approx(0.9)
     assert "fast.md" not in upd.scores
     assert upd.causes["fast.md"] == ("decay", "zero")
+
+
+def test_a_cause_given_twice_is_recorded_once():
+    """Tried as a new user would: `reasons` read ['semantic:0.56', 'semantic:0.56'] (the goal's recall and the
+    prompt's cosine both lift the doc, with the same figure)."""
+    signals = [Signal("a.md", FLOOR, 0.6, "semantic:0.56"), Signal("a.md", FLOOR, 1.0, "semantic:0.56"),
+               Signal("a.md", FLOOR, 1.0, "lexical:best")]
+    upd = update({"a.md": FileScore(0.3, 1)}, 4, {}, lambda p: True, lambda p: 0.7, lambda p: (), 0.35, {},
+                 signals)
+    assert upd.causes["a.md"] == ("decay", "semantic:0.56")
+    assert upd.scores["a.md"].score == 1.0
+
+
+def test_a_doc_lifted_by_evidence_records_its_hit_turn():
+    """Tried as a new user would: `ctx status` showed `-` as the last hit of a doc made HOT by its text."""
+    prev = {"old.md": FileScore(0.49, 2, 1), "held.md": FileScore(1.0, 3, 1), "gone.md": FileScore(0.5, 2, 1)}
+    signals = [Signal("new.md", FLOOR, 1.0, "lexical:best"), Signal("old.md", FLOOR, 0.6, "lexical:0.40"),
+               Signal("held.md", FLOOR, 0.5, "lexical:0.10"), Signal("gone.md", ZERO_SIGNAL, 0.0, "freeze:1")]
+    upd = update(prev, 5, {}, lambda p: True, lambda p: 0.7, lambda p: (), 0.35, {"pin.md": 0.3}, signals)
+    assert upd.scores["new.md"] == FileScore(1.0, 5, 0)
+    assert upd.scores["old.md"] == FileScore(0.6, 5, 1)  # its keyword hits are those of its last keyword turn
+    assert upd.scores["held.md"].last_hit_turn == 3  # above the floor already: the floor did not lift it
+    assert upd.scores["pin.md"].last_hit_turn == 0  # a pin is not a hit

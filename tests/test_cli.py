@@ -49,6 +49,20 @@ def test_nothing_printed_when_all_cold(ctx, tmp_path):
     assert res.code == 0 and res.out == ""
 
 
+def test_status_shows_the_last_hit_of_a_doc_its_text_made_hot(ctx, sample):
+    """Tried as a new user would: `ctx status` showed `-` as the last hit of every doc its text made HOT."""
+    res = ctx("route", "what does the weather interlock do when the wind is high", "-f", "json",
+              "--config", str(sample))
+    hot = [f for f in json.loads(res.out)["files"] if f["tier"] == "HOT"]
+    assert [f["path"] for f in hot] == ["systems/kestrel.md"]
+    assert not any(r.startswith("keyword:") for r in hot[0]["reasons"])  # its text, not a keyword, made it HOT
+    files = {f["path"]: f for f in json.loads(ctx("status", "--json", "--config", str(sample)).out)["files"]}
+    assert files["systems/kestrel.md"]["last_hit_turn"] == 1
+    assert files["overview.md"]["last_hit_turn"] == 0  # pinned, never hit
+    row = next(line for line in ctx("status", "--config", str(sample)).out.splitlines() if "kestrel" in line)
+    assert row.split()[row.split().index("HOT") + 1] == "1"
+
+
 def test_status_json_and_table(ctx, sample):
     ctx("route", "lighthouse", "--config", str(sample))
     data = json.loads(ctx("status", "--json", "--config", str(sample)).out)
@@ -73,6 +87,54 @@ def test_explain_tells_the_story(ctx, sample):
     assert "turn    2  0.80" in out and "decay" in out
     out = ctx("explain", "integrations/kestrel-to-lighthouse.md", "--config", str(sample)).out
     assert "coactivation:systems/lighthouse.md" in out
+
+
+def test_explain_says_why_a_doc_was_not_shown_last_turn(ctx, tmp_path):
+    """Tried as a new user would: `ctx explain` on a doc that lost said only `no score changes recorded yet`."""
+    from .conftest import write_docs
+
+    long = "".join(f"line {i} of a header that goes on and on for a while\n" for i in range(24))
+    write_docs(tmp_path / "docs", {"a.md": "# A\n\nalpha text\n", "b.md": "# B\n\nbeta text\n",
+                                   "c.md": "# C\n\ngamma text\n", "big.md": "# Big\n\n" + long,
+                                   "quiet.md": "# Quiet\n\nnothing\n"})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\nsemantic: {enabled: false}\nauto_keywords: false\n"
+                   "keywords: {a.md: [alpha], b.md: [beta], c.md: [gamma], big.md: [delta]}\n"
+                   "tiers: {hot: {max_files: 1}, warm: {max_files: 1}}\n", encoding="utf-8")
+
+    def why(path: str, *session: str) -> str:
+        res = ctx("explain", path, "--config", str(cfg), *session)
+        assert res.code == 0
+        return res.out.splitlines()[-1]
+
+    ctx("route", "alpha beta gamma", "--config", str(cfg))
+    assert why("a.md") == "last turn (1): shown HOT, " + why("a.md").split(", ")[-1]
+    assert why("b.md").startswith("last turn (1): shown WARM (its header), ")
+    assert why("c.md") == ("last turn (1): not shown: cap (score 1.00, rank 3 of the 3 docs at or above the WARM "
+                           "line (0.25): 2nd in line for 1 WARM places, 1 of the 1 HOT places taken)")
+    assert why("quiet.md") == ("last turn (1): not shown: not matched (no keyword, text or conversation evidence "
+                               "for it)")
+    for _ in range(4):
+        ctx("route", "nothing at all", "--config", str(cfg))
+    assert why("a.md") == "last turn (5): not shown: below the line (score 0.24 < WARM 0.25; last hit at turn 1)"
+
+    ctx("route", "alpha delta", "--config", str(cfg), "--budget", "900", "--session", "tight")
+    line = why("big.md", "--session", "tight")
+    body = "# Big\n\n" + long
+    header = "\n".join(body.splitlines()[:25])  # the first 25 lines
+    assert line.startswith(f"last turn (1): not shown: budget (its header is {len(header):,} chars, the doc "
+                           f"{len(body):,}; the turn printed ")
+    assert line.endswith("; score 1.00, rank 2 of the 2 docs at or above the WARM line (0.25))")
+
+
+def test_explain_names_the_warm_share_with_its_figures():
+    from context_router.faces.report import LastTurn
+    from context_router.faces.views import last_turn
+
+    t = LastTurn(3, "warm share", 0.74, 0, 23749, 7, 13, 0.25, 4, 8, 4, 1360, 58977, 3)
+    assert last_turn(t) == ("last turn (3): not shown: warm share (the WARM headers' share of the budget was taken "
+                            "while a HOT doc was placed or cut; its header is 1,360 chars, the doc 58,977; the turn "
+                            "printed 23,749; score 0.74, rank 7 of the 13 docs at or above the WARM line (0.25))")
 
 
 def test_pin_unpin_reset(ctx, sample):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import write_docs
+from .conftest import CLAUDE_SETTINGS, write_docs
 
 
 @pytest.fixture
@@ -27,18 +27,18 @@ def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_doctor_in_a_configured_project(ctx, fresh):
     res = ctx("doctor")
-    assert res.code == 0
+    assert res.code == 1 and res.out.endswith("1 problem(s) found\n")  # the hook is not installed
     assert f"ok: config: {fresh / 'config.yaml'} (the nearest one from {fresh / 'src'})" in res.out
-    assert "ok: index: not built yet; the first turn indexes 1 docs" in res.out
+    assert "ok: index: not built yet; the first turn indexes 1 files" in res.out
     assert "ok: test turn (dry run, hook budget 10,000)" in res.out
     assert ("warning: hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline\n"
             "  fix: ctx hook install claude (or gemini, codex, cline)") in res.out
     assert not (fresh / ".ctx").exists()  # it only read
     assert ctx("route", "harbor").code == 0 and "ok: index: 1 docs, current" in ctx("doctor").out
     (fresh / "docs" / "systems" / "harbor.md").write_text("# Harbor\n\nchanged\n")
-    assert "warning: index: 1 of 1 docs changed since it was built" in ctx("doctor").out
+    assert "warning: index: 1 of 1 files changed since it was built" in ctx("doctor").out
     assert ctx("hook", "install", "claude").code == 0
-    settings = fresh / ".claude" / "settings.json"
+    settings = fresh / CLAUDE_SETTINGS
     data = json.loads(settings.read_text())
     other = {"type": "command", "command": "python3 context-router-v2.py"}
     data["hooks"]["UserPromptSubmit"].append({"hooks": [other]})
@@ -72,6 +72,18 @@ def test_commands_that_only_read_leave_no_state(ctx, fresh):
     assert ctx("route", "harbor").code == 0 and (fresh / ".ctx" / "state.db").exists()
 
 
+def trust_codex_by_config(project: Path) -> None:
+    """What Codex's /hooks review writes, without the `codex` command: the project and each hook trusted."""
+    from context_router.faces import trust
+
+    lines = [f'[projects."{project}"]', 'trust_level = "trusted"']
+    for key in trust.codex_keys(str(project / ".codex" / "hooks.json")):
+        lines += [f"[hooks.state.{json.dumps(key)}]", 'trusted_hash = "sha256:0"']
+    path = Path(trust.codex_config())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+
+
 def test_doctor_runs_each_installed_hook_as_its_host_would(ctx, fresh, monkeypatch, tmp_path):
     """Each host's hook is run once, from a shell whose PATH has no virtual environment in it, with a sample
     prompt shaped as the host sends it; a command that is not found there is an error with its fix."""
@@ -81,9 +93,10 @@ def test_doctor_runs_each_installed_hook_as_its_host_would(ctx, fresh, monkeypat
         pytest.skip("a ctx on the system PATH answers for the bare command")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.local/bin/ctx either
     for host in ("claude", "gemini", "codex", "cline"):
-        assert ctx("hook", "install", host).code == 0
+        assert ctx("hook", "install", host, *(["--trust"] if host == "gemini" else [])).code == 0
+    trust_codex_by_config(fresh)
     out = ctx("doctor").out
-    for name, file in (("Claude Code", ".claude/settings.json"), ("Gemini CLI", ".gemini/settings.json"),
+    for name, file in (("Claude Code", CLAUDE_SETTINGS), ("Gemini CLI", ".gemini/settings.json"),
                        ("Codex CLI", ".codex/hooks.json"), ("Cline", ".clinerules/hooks/UserPromptSubmit")):
         assert f"ok: hook: installed for {name} in {fresh / file}; run outside this shell it answered in " in out
     assert out.endswith("all good\n") and not (fresh / ".ctx").exists()  # the tries were dry runs
@@ -118,3 +131,31 @@ def test_doctor_starts_each_mcp_server_once(ctx, fresh):
     assert (f"error: MCP server: in {fresh / '.gemini/settings.json'} for Gemini CLI; `ctx mcp` cannot start outside "
             "this shell: No such file or directory (PATH=") in out
     assert not (fresh / ".ctx").exists()
+
+
+def test_doctor_names_a_missing_docs_folder_once_and_fails(ctx, fresh):
+    (fresh / "config.yaml").write_text("docs: nosuchdir\n", encoding="utf-8")
+    res = ctx("doctor")
+    assert res.code == 1 and "nosuchdir" in res.out
+    assert "ok: docs folder" not in res.out  # not "ok" and then "not found" about the same folder
+    assert [line for line in res.out.splitlines() if "nosuchdir" in line][0].startswith("error: ")
+    assert res.out.rstrip().endswith("problem(s) found")
+
+
+def test_doctor_counts_the_docs_status_counts(ctx, fresh):
+    """A binary file named .md is skipped by the index: it is no doc for `ctx doctor` either."""
+    for name in ("a.md", "b.md"):
+        (fresh / "docs" / name).write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    assert ctx("route", "harbor").code == 0
+    out = ctx("doctor").out
+    assert "ok: index: 1 docs, current (2 .md files skipped: binary or unreadable)" in out
+    assert ", 1 docs" in ctx("status").out
+
+
+def test_doctor_exits_zero_only_when_all_is_good(ctx, fresh):
+    assert ctx("hook", "install", "claude").code == 0
+    res = ctx("doctor")
+    if "all good" in res.out:
+        assert res.code == 0
+    else:  # a ctx on this machine's PATH may answer for the bare command: still a problem named, exit 1
+        assert res.code == 1 and "problem(s) found" in res.out

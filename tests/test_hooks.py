@@ -12,7 +12,7 @@ import pytest
 from context_router.faces.hooks import run_hook
 from context_router.faces.install import install_hook, uninstall_hook
 
-from .conftest import REPO
+from .conftest import CLAUDE_SETTINGS, REPO
 
 
 def hook(host: str, payload: bytes, *args: str) -> tuple[int, str, str]:
@@ -153,12 +153,12 @@ def test_hook_command_names_a_ctx_off_path(tmp_path, monkeypatch):
 
 def test_install_cli_and_bad_settings(ctx, tmp_path):
     res = ctx("hook", "install", "claude")
-    assert res.code == 0 and f"in {tmp_path}/.claude/settings.json" in res.out and res.out.startswith("installed `")
+    assert res.code == 0 and f"in {tmp_path}/{CLAUDE_SETTINGS}" in res.out and res.out.startswith("installed `")
     assert "already" in ctx("hook", "install", "claude").out
-    (tmp_path / ".claude" / "settings.json").write_text("{broken")
+    (tmp_path / CLAUDE_SETTINGS).write_text("{broken")
     res = ctx("hook", "install", "claude")
-    assert res.code == 2 and f"cannot read {tmp_path}/.claude/settings.json" in res.err
-    assert (tmp_path / ".claude" / "settings.json").read_text() == "{broken"  # nothing lost
+    assert res.code == 2 and f"cannot read {tmp_path}/{CLAUDE_SETTINGS}" in res.err
+    assert (tmp_path / CLAUDE_SETTINGS).read_text() == "{broken"  # nothing lost
 
 
 def test_install_writes_to_the_project_root_and_replaces_another_router(ctx, tmp_path, monkeypatch):
@@ -172,19 +172,20 @@ def test_install_writes_to_the_project_root_and_replaces_another_router(ctx, tmp
         {"hooks": [{"type": "command", "command": router}, {"type": "command", "command": "pool-auto-update"}]}]}}))
     monkeypatch.chdir(root / "src")
     res = ctx("hook", "install", "claude")
-    assert res.code == 0 and str(settings) in res.out
+    assert res.code == 0 and str(root / CLAUDE_SETTINGS) in res.out
     assert f"another context router's hook is installed too: {router}" in res.err and "--replace" in res.err
     res = ctx("hook", "install", "claude", "--replace")
     assert res.code == 0 and f"removed another context router's hook: {router}" in res.out
-    commands = [h["command"] for g in json.loads(settings.read_text())["hooks"]["UserPromptSubmit"]
-                for h in g["hooks"]]
-    assert commands[0] == "pool-auto-update" and commands[1].endswith(" hook claude") and len(commands) == 2
+    commands = [h["command"] for path in {settings, root / CLAUDE_SETTINGS}
+                for g in json.loads(path.read_text())["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert "pool-auto-update" in commands and router not in commands and len(commands) == 2
+    assert any(c.endswith(" hook claude") for c in commands)
 
 
 def test_uninstall_removes_a_settings_file_it_left_empty(ctx, tmp_path):
     assert ctx("hook", "install", "claude").code == 0
     assert ctx("hook", "uninstall", "claude").code == 0
-    assert not (tmp_path / ".claude" / "settings.json").exists()
+    assert not (tmp_path / CLAUDE_SETTINGS).exists()
 
 
 HEAVY = ("rich", "typer", "tiktoken", "numpy", "yaml", "pathspec", "watchdog",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import CLAUDE_SETTINGS
 from .test_hosts import PAYLOADS, context_of
 
 HOOK_FILES = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
@@ -36,7 +37,7 @@ def test_new_files_follow_the_umask_and_existing_ones_keep_their_mode(ctx, tmp_p
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n")
     assert ctx("init", "docs").code == 0 and mode(tmp_path / "config.yaml") == 0o644
-    for args, written in ((["hook", "install", "claude"], ".claude/settings.json"),
+    for args, written in ((["hook", "install", "claude"], CLAUDE_SETTINGS),
                           (["hook", "install", "cline"], ".clinerules/hooks/UserPromptSubmit"),
                           (["mcp", "install", "claude"], ".mcp.json"),
                           (["mcp", "install", "codex"], ".codex/config.toml")):
@@ -44,7 +45,7 @@ def test_new_files_follow_the_umask_and_existing_ones_keep_their_mode(ctx, tmp_p
         assert mode(tmp_path / written) == (0o755 if "cline" in args else 0o644), written
     umask(0o077)
     assert ctx("mcp", "install", "cursor").code == 0 and mode(tmp_path / ".cursor" / "mcp.json") == 0o600
-    settings = tmp_path / ".claude" / "settings.json"
+    settings = tmp_path / CLAUDE_SETTINGS
     settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [{"command": "ctx hook claude"}]}]}}))
     os.chmod(settings, 0o640)
     assert ctx("hook", "install", "claude").out.startswith("updated the hook")
@@ -67,7 +68,7 @@ OTHERS = {
 
 @pytest.mark.parametrize("host", ["claude", "gemini", "codex"])
 def test_hook_install_merges_is_idempotent_and_uninstall_leaves_the_rest(ctx, tmp_path, host):
-    path = tmp_path / HOOK_FILES[host]
+    path = tmp_path / (CLAUDE_SETTINGS if host == "claude" else HOOK_FILES[host])
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(OTHERS[host], indent=4))
     res = ctx("hook", "install", host)
@@ -85,7 +86,8 @@ def test_hook_install_merges_is_idempotent_and_uninstall_leaves_the_rest(ctx, tm
     assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in OTHERS[host].items() if k != "hooks"}
     assert ctx("hook", "uninstall", host).out == f"removed the hook from {path}\n"
     assert json.loads(path.read_text()) == OTHERS[host]
-    assert ctx("hook", "uninstall", host).out == f"no ctx hook in {path}\n"
+    again = ctx("hook", "uninstall", host).out
+    assert again.startswith("no ctx hook in ") and str(path) in again
     assert not list(path.parent.glob("*.tmp"))
 
 
@@ -103,8 +105,11 @@ def test_an_old_command_is_updated_in_place(ctx, tmp_path):
 
 
 def test_install_says_what_the_host_needs_first(ctx):
-    assert "note: Codex CLI runs a project's hooks only in a trusted project" in ctx("hook", "install", "codex").out
-    assert "trusted folder" in ctx("hook", "install", "gemini").out
+    res = ctx("hook", "install", "codex")
+    assert res.code == 0 and "Codex CLI loads no hook of" in res.err and "the project is not trusted" in res.err
+    assert "fix: trust the project: run `codex` in" in res.err
+    res = ctx("hook", "install", "gemini")
+    assert "the folder is not trusted" in res.err and "fix: ctx hook install gemini --trust" in res.err
     assert "Enable Hooks" in ctx("hook", "install", "cline").out
 
 
@@ -153,7 +158,7 @@ def test_installed_commands_run_where_ctx_is_not_on_path(ctx, sample, monkeypatc
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/")}
     assert subprocess.run(["sh", "-c", "command -v ctx"], env=env, capture_output=True).returncode != 0
     for host in ("claude", "gemini", "codex", "cline"):
-        path = sample.parent / HOOK_FILES[host]
+        path = sample.parent / (CLAUDE_SETTINGS if host == "claude" else HOOK_FILES[host])
         if host == "cline":
             argv = [str(path)]
         else:
@@ -261,3 +266,36 @@ def test_mcp_install_without_the_sdk_says_so_before_writing(ctx, tmp_path, monke
     assert res.code == 1 and res.err.splitlines()[0].startswith("ctx: warning: the MCP SDK is not installed")
     assert res.err.splitlines()[1] == f"ctx: error: cannot write {tmp_path / '.gemini' / 'settings.json'}: " \
                                       "Read-only file system"
+
+
+def test_a_command_for_this_machine_goes_to_claudes_local_settings_a_portable_one_to_the_shared(
+        ctx, tmp_path, monkeypatch):
+    """The team commits .claude/settings.json: a ctx named by this machine's path goes to settings.local.json
+    (Claude Code's file for one machine), and an old entry in the shared file moves there."""
+    from context_router.faces import install
+
+    shared, local = tmp_path / ".claude" / "settings.json", tmp_path / ".claude" / "settings.local.json"
+    shared.parent.mkdir()
+    shared.write_text(json.dumps({"model": "opus", "hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "/home/someone/venv/bin/ctx hook claude"}]}]}}))
+    monkeypatch.setattr(install, "ctx_command", lambda running=None: ["/home/me/venv/bin/ctx"])
+    res = ctx("hook", "install", "claude")
+    assert res.code == 0 and f"in {local}" in res.out and f"removed the hook from {shared}" in res.out
+    assert json.loads(shared.read_text()) == {"model": "opus"}
+    assert "/home/me/venv/bin/ctx hook claude" in local.read_text()
+    monkeypatch.setattr(install, "ctx_command", lambda running=None: ["ctx"])
+    res = ctx("hook", "install", "claude")
+    assert res.code == 0 and f"in {shared}" in res.out and f"removed the hook from {local}" in res.out
+    assert json.loads(shared.read_text())["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "ctx hook claude"
+    assert not local.exists()
+    assert "removed the hook from" in ctx("hook", "uninstall", "claude").out and shared.exists() is True
+
+
+def test_a_machine_path_in_a_shared_file_of_another_host_is_said(ctx, tmp_path, monkeypatch):
+    from context_router.faces import install
+
+    monkeypatch.setattr(install, "ctx_command", lambda running=None: ["/home/me/venv/bin/ctx"])
+    res = ctx("hook", "install", "codex")
+    assert res.code == 0 and "now names this machine's ctx (/home/me/venv/bin/ctx): keep it out of the" in res.err
+    monkeypatch.setattr(install, "ctx_command", lambda running=None: ["ctx"])
+    assert "names this machine" not in ctx("hook", "install", "codex").err

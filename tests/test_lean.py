@@ -90,9 +90,9 @@ def test_a_doc_decayed_to_nothing_is_deleted_and_its_story_ends_at_zero(ctx, tmp
     conn = sqlite3.connect(isolated_state)
     assert conn.execute("SELECT count(*) FROM scores").fetchone()[0] == 0
     conn.close()
-    explain = ctx("explain", "alpha.md", *args).out.splitlines()
-    assert explain[-1].split()[1:3] == ["21", "0.00"] and explain[-1].endswith("decay zero")
-    assert len([line for line in explain if line.strip().startswith("turn")]) == 21
+    story = [line for line in ctx("explain", "alpha.md", *args).out.splitlines()
+             if line.split()[:1] == ["turn"] and line.split()[1].isdigit()]
+    assert story[-1].split()[1:3] == ["21", "0.00"] and story[-1].endswith("decay zero") and len(story) == 21
 
 
 def test_the_text_index_keeps_no_copy_of_the_text_and_forgets_a_changed_docs_words(tmp_path, isolated_state):

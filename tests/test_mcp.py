@@ -10,6 +10,8 @@ from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .conftest import REPO, SAMPLE_CONFIG, SAMPLE_DOCS
 
@@ -117,3 +119,57 @@ def test_without_the_sdk_ctx_mcp_says_how_to_get_it(ctx, monkeypatch):
     res = ctx("mcp")
     line = f"{sys.executable} -m pip install 'ctx-router[mcp]'"
     assert (res.code, res.err) == (1, f"ctx: error: ctx mcp needs the MCP SDK: {line}\n")
+
+
+def test_search_snippets_never_bold_inside_a_link_target_url_or_code(tmp_path, monkeypatch):
+    """Tried as a new user would on pydantic's docs: a snippet read
+    `[**strict** **mode**](../concepts/**strict**_**mode**.md)`."""
+    from context_router.faces.mcp_server import Tools
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "why.md").write_text(
+        "Pydantic has a [strict mode](../concepts/strict_mode.md), see https://docs.example/strict_mode "
+        "or <a href=\"strict_mode.html\">strict</a>.\n", encoding="utf-8")
+    (docs / "how.md").write_text("Set it to `basic` or `strict`: **strict mode**, strict_mode.\n\n```python\n"
+                                 "strict = True\n```\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("docs: docs\n", encoding="utf-8")
+    monkeypatch.setenv("CTX_STATE", str(tmp_path / "state.db"))
+    hits = Tools(str(tmp_path / "config.yaml"), None, str(tmp_path)).search("strict mode")
+    assert {h["path"]: h["snippet"] for h in hits} == {
+        "why.md": "Pydantic has a [**strict** **mode**](../concepts/strict_mode.md), see "
+                  "https://docs.example/strict_mode or <a href=\"strict_mode.html\">**strict**</a>.\n",
+        "how.md": "Set it to `basic` or `strict`: **strict mode**, strict_mode.\n\n```python\nstrict = True\n```\n"}
+
+
+def test_a_snippet_cut_inside_code_is_not_bolded_there():
+    from context_router.faces.mcp_server import MARKS, bolded
+
+    def marked(text: str, word: str) -> str:
+        return text.replace(word, MARKS[0] + word + MARKS[1])
+
+    assert bolded(marked(" ... Type Checking Mode`\n* set `strict` or strict ... ", "strict")) == \
+        " ... Type Checking Mode`\n* set `strict` or **strict** ... "
+    assert bolded(marked(" ... strict = 1\n```\nstrict ... ", "strict")) == " ... strict = 1\n```\n**strict** ... "
+    assert bolded(marked("strict, `strict_mode ... ", "strict")) == "**strict**, `strict_mode ... "
+
+
+# A form of a word in a doc, and how a snippet that matched the word shows it.
+FORMS = {"{}": "**{}**", "[{}](../a/{}_{}.md)": "[**{}**](../a/{}_{}.md)", "`{}`": "`{}`",
+         "https://x.dev/{}/{}": "https://x.dev/{}/{}", "<a href=\"{}.html\">{}</a>": "<a href=\"{}.html\">**{}**</a>",
+         "**{}**": "**{}**", "[{}][{}]": "[**{}**][{}]", "{}_{}": "{}_{}"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts=st.lists(st.tuples(st.sampled_from(sorted(FORMS)), st.sampled_from(["strict", "mode", "json"])),
+                      min_size=1, max_size=12))
+def test_bold_markers_only_ever_land_where_bold_can_be(parts):
+    """Whatever the snippet: a match is bold in text and in a link's text, never in a link's target, a URL,
+    a code span or an HTML tag, nor inside text already bold."""
+    import re
+
+    from context_router.faces.mcp_server import MARKS, bolded
+
+    text = " ".join(form.format(word, word, word) for form, word in parts)
+    marked = re.sub(r"(?<![a-z])(strict|mode|json)(?![a-z])", lambda m: MARKS[0] + m.group() + MARKS[1], text)
+    assert bolded(marked) == " ".join(FORMS[form].format(word, word, word) for form, word in parts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +147,48 @@ def test_show_prints_a_doc_or_a_section(ctx, tmp_path):
     assert res.code == 0 and res.out.startswith("## Part 21: certificate rotation") and "Part 22" not in res.out
     whole = ctx("show", "docs/manual.md", "--config", str(cfg))  # the path the shell completes
     assert whole.code == 0 and "## Part 29" in whole.out
+
+
+MARKED = ("# Guide\n\nintro\n\n## Create a **FastAPI** Dependency\n\nthe dependency\n\n"
+          "## The `model_config` attribute\n\nconfig text\n\n"
+          "## Using [strict mode](../concepts/strict_mode.md)\n\nstrict text\n\n"
+          "## Custom JSON Schema {#custom-json-schema}\n\nschema text\n\n"
+          "### Customizing with `__get_pydantic_core_schema__` <a name=\"core-schema\"></a>\n\ncore text\n\n"
+          "## Étape _finale_\n\nfin\n")
+
+
+@pytest.mark.parametrize(("name", "start"), [
+    ("Create a FastAPI Dependency", "## Create a **FastAPI** Dependency"),
+    ("create a **fastapi** dependency", "## Create a **FastAPI** Dependency"),
+    ("create-a-fastapi-dependency", "## Create a **FastAPI** Dependency"),
+    ("The model_config attribute", "## The `model_config` attribute"),
+    ("the-model_config-attribute", "## The `model_config` attribute"),
+    ("Using strict mode", "## Using [strict mode]"),
+    ("custom json schema", "## Custom JSON Schema {#custom-json-schema}"),
+    ("#custom-json-schema", "## Custom JSON Schema {#custom-json-schema}"),
+    ("customizing with __get_pydantic_core_schema__", "### Customizing with `__get_pydantic_core_schema__`"),
+    ("core-schema", "### Customizing with `__get_pydantic_core_schema__`"),
+    ("etape-finale", "## Étape _finale_"),
+    ("étape-finale", "## Étape _finale_"),
+])
+def test_show_finds_a_section_as_its_heading_reads_or_by_its_slug(ctx, tmp_path, name, start):
+    """Tried as a new user would on mkdocs docs: `ctx show PATH "Create a FastAPI Dependency"` failed; only
+    the heading with its `**` markup worked."""
+    cfg = project(tmp_path, {"guide.md": MARKED})
+    res = ctx("show", "guide.md", name, "--config", str(cfg))
+    assert res.code == 0 and res.out.startswith(start), res.err
+    assert res.out.count("\n## ") == 0  # that section alone (with its subsections)
+
+
+def test_an_unknown_section_lists_the_close_matches(ctx, tmp_path):
+    cfg = project(tmp_path, {"guide.md": MARKED})
+    res = ctx("show", "guide.md", "Create a FastAPI Dependncy", "--config", str(cfg))
+    assert res.code == 2 and res.out == "" and res.err.count("\n") == 1
+    assert res.err == ("ctx: error: no section 'Create a FastAPI Dependncy' in guide.md "
+                       "(close matches: 'Create a FastAPI Dependency')\n")
+    far = ctx("show", "guide.md", "zebra", "--config", str(cfg))
+    assert far.code == 2 and far.err.count("\n") == 1
+    assert "(sections: Create a FastAPI Dependency, The model_config attribute, Using strict mode" in far.err
 
 
 def test_show_errors(ctx, tmp_path):

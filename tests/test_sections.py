@@ -151,3 +151,40 @@ def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, 
     for block in done.text.split("\n\n"):
         if not block.startswith("... [") and "(part)\n" not in block:
             assert block.strip("\n") in body or block in sections.opening_of(body)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=st.lists(st.integers(0, 5000), min_size=1, max_size=8), opening=st.integers(0, 5000),
+       room=st.integers(300, 9000), matches=st.lists(st.integers(1, 30), max_size=4))
+def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room, matches):
+    """'N of M sections left out': N never above M, no empty name, a section named once."""
+    para = ("word " * 40 + "\n\n")
+    body = "# T\n\n" + para * (opening // 200) + "".join(f"\n## S{i}\n\n" + para * (n // 200)
+                                                      for i, n in enumerate(sizes))
+    done = sections.cut(body, room, {j: 1.0 for j in matches}, "t.md", "# T")
+    if done is None or "sections left out" not in done.text:
+        return
+    line = next(ln for ln in done.text.splitlines() if "sections left out" in ln)
+    counts = line.split("cut to fit the budget; ")[1].split(" sections")[0]
+    left, total = (int(x) for x in counts.split(" of "))
+    assert left <= total <= len(sizes) + 1
+    names = line.split("left out or in part: ")[1].split(". `ctx show")[0]
+    listed = [n for n in names.split(", ") if n != "..."]
+    assert "" not in listed and len(listed) == len(set(listed))
+
+
+WORD_ST = st.text(alphabet="abcdefghijklmnopqrstuvwxyzé0123456789", min_size=1, max_size=8)
+MARKUP = ["{}", "**{}**", "*{}*", "_{}_", "`{}`", "[{}](../a/{}.md)", "[{}][ref]", "<b>{}</b>", "~~{}~~"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.tuples(WORD_ST, st.sampled_from(MARKUP)), min_size=1, max_size=6),
+       other=st.lists(WORD_ST, min_size=1, max_size=4))
+def test_a_section_is_found_as_its_heading_reads_and_by_its_slug(words, other):
+    """Whatever markup a heading's words carry, the words as they read and the heading's slug find it."""
+    heading = " ".join(m.format(w, w) for w, m in words)
+    body = f"# T\n\nintro\n\n## {' '.join(other)} zz\n\nother\n\n## {heading}\n\nthe text\n"
+    plain = " ".join(w for w, _ in words)
+    for name in (plain, plain.upper(), "-".join(w for w, _ in words), heading):
+        found = sections.find(body, name)
+        assert found is not None and found.startswith(f"## {heading}\n"), name

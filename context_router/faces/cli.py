@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from .. import __version__
-from ..errors import EXIT_USAGE, CtxError, InputError
+from ..errors import EXIT_FAILURE, EXIT_USAGE, CtxError, InputError
 from .hooks import ENV_SESSION
 
 # Plain click help (no rich panels): a flag shows no `<bool>` as if it took a value, and -h works like --help.
@@ -372,6 +372,8 @@ def doctor(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
         print(f"{c.level}: {c.message}" + (f"\n  fix: {c.fix}" if c.fix else ""))
     problems = sum(c.level != "ok" for c in checks)
     print(f"{problems} problem(s) found" if problems else "all good")
+    if problems:  # a health check that found something fails, so a script can tell
+        raise typer.Exit(EXIT_FAILURE)
 
 
 @app.command()
@@ -557,12 +559,38 @@ ProjectOpt = typer.Option(None, "--project", help="Project folder (else the one 
 ReplaceOpt = typer.Option(False, "--replace", help="Remove another context router's hook (claude-cognitive's).")
 
 
-def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False) -> None:
-    from .install import HOST_NAMES, hook_command, hook_path, install_hook, project_root, trust_note
+def _install_hook(host: str, project: str | None, global_: bool = False, replace: bool = False,
+                  trust: bool = False) -> None:
+    from .install import (
+        HOST_NAMES,
+        drop_other_routers,
+        find_hook,
+        hook_command,
+        hook_paths,
+        install_hook,
+        install_path,
+        portable,
+        project_root,
+        trust_note,
+        uninstall_hook,
+    )
 
-    path = hook_path(host, project or project_root(os.getcwd()), global_)
+    root = project or project_root(os.getcwd())
     command = hook_command(host)
+    path = install_path(host, root, command, global_)
     status, others = install_hook(host, path, command, replace)
+    if not global_ and host != "cline":
+        for elsewhere in hook_paths(host, root):
+            if elsewhere == path:
+                continue
+            if uninstall_hook(host, elsewhere):  # one place only: the right one
+                print(f"removed the hook from {elsewhere}")
+                status = "added" if status == "unchanged" else status
+            others += drop_other_routers(host, elsewhere) if replace else find_hook(host, elsewhere)[1]
+        if not portable(command) and path == hook_paths(host, root)[0] and host != "cline":
+            _warn(f"note: {path} now names this machine's ctx ({command.split()[0]}): keep it out of the "
+                  f"repository, or install ctx where every shell finds it (pipx install ctx-router) and install "
+                  f"the hook again for a command that works for everyone")
     print({"added": f"installed `{command}` for {HOST_NAMES[host]} in {path}",
            "updated": f"updated the hook in {path}: it runs `{command}` now",
            "unchanged": f"the hook is already in {path}"}[status])
@@ -573,15 +601,53 @@ def _install_hook(host: str, project: str | None, global_: bool = False, replace
             _warn(f"warning: another context router's hook is installed too: {other}; both inject context "
                   f"(`ctx hook install {host} --replace` removes it)")
     note = trust_note(host)
-    if note and status != "unchanged":
+    if trust:
+        _trust_hook(host, os.path.dirname(os.path.dirname(path)), path)
+    elif not _report_trust(host, os.path.dirname(os.path.dirname(path)), path) and note and status != "unchanged":
         print(f"note: {note}")
 
 
-def _uninstall_hook(host: str, project: str | None, global_: bool = False) -> None:
-    from .install import hook_path, project_root, uninstall_hook
+def _report_trust(host: str, project: str, path: str) -> bool:
+    """Say so when the host will not run the hook just installed, with the one step that makes it run; whether
+    it could be told."""
+    from . import trust
 
-    path = hook_path(host, project or project_root(os.getcwd()), global_)
-    print(f"removed the hook from {path}" if uninstall_hook(host, path) else f"no ctx hook in {path}")
+    if host not in ("codex", "gemini"):
+        return False
+    try:
+        verdict = trust.codex_verdict(project, path) if host == "codex" else trust.gemini_verdict(project)
+    except CtxError as exc:
+        _warn(f"warning: cannot tell whether {host} trusts the hook: {exc}")
+        return False
+    if verdict.runs is False:
+        _warn(f"warning: {verdict.why}\n  fix: {verdict.fix}")
+    return verdict.runs is not None
+
+
+def _trust_hook(host: str, project: str, path: str) -> None:
+    from . import trust
+
+    if host == "codex":
+        n = trust.trust_codex(project, path)
+        print(f"trusted {n} hook(s) of {path} in {trust.codex_config()}" if n else
+              f"Codex CLI already trusts the hooks of {path}")
+    elif host == "gemini":
+        print(f"trusted {project} in {trust.gemini_trust_file()}" if trust.trust_gemini(project) else
+              f"Gemini CLI already trusts {project}")
+    else:
+        raise InputError(f"--trust is for codex and gemini, not {host}")
+
+
+def _uninstall_hook(host: str, project: str | None, global_: bool = False) -> None:
+    from .install import hook_path, hook_paths, project_root, uninstall_hook
+
+    root = project or project_root(os.getcwd())
+    paths = [hook_path(host, root, global_)] if global_ else hook_paths(host, root)
+    removed = [path for path in paths if uninstall_hook(host, path)]
+    for path in removed:
+        print(f"removed the hook from {path}")
+    if not removed:
+        print(f"no ctx hook in {' or '.join(paths)}")
 
 
 @install_app.command("claude")
@@ -595,24 +661,29 @@ def install_claude(global_: bool = typer.Option(False, "--global", help="The use
     _install_hook("claude", project, global_, replace)
 
 
+TrustOpt = typer.Option(False, "--trust", help="Record in the host's own config that it may run the hook.")
+
+
 @install_app.command("gemini")
-def install_gemini(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
-    """Merge the BeforeAgent hook into .gemini/settings.json, keeping everything else.
+def install_gemini(project: str | None = ProjectOpt, replace: bool = ReplaceOpt, trust: bool = TrustOpt) -> None:
+    """Merge the BeforeAgent hook into .gemini/settings.json, keeping everything else; --trust adds the folder
+    to Gemini's trusted folders.
 
     \b
-    Example: ctx hook install gemini
+    Example: ctx hook install gemini --trust
     """
-    _install_hook("gemini", project, replace=replace)
+    _install_hook("gemini", project, replace=replace, trust=trust)
 
 
 @install_app.command("codex")
-def install_codex(project: str | None = ProjectOpt, replace: bool = ReplaceOpt) -> None:
-    """Merge the UserPromptSubmit hook into .codex/hooks.json, keeping everything else.
+def install_codex(project: str | None = ProjectOpt, replace: bool = ReplaceOpt, trust: bool = TrustOpt) -> None:
+    """Merge the UserPromptSubmit hook (and the compaction events) into .codex/hooks.json, keeping everything
+    else; --trust records the hooks' hashes as trusted in Codex's config.toml, as /hooks in Codex does.
 
     \b
-    Example: ctx hook install codex
+    Example: ctx hook install codex --trust
     """
-    _install_hook("codex", project, replace=replace)
+    _install_hook("codex", project, replace=replace, trust=trust)
 
 
 @install_app.command("cline")

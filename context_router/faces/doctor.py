@@ -55,23 +55,27 @@ def diagnose(cwd: str, config_option: str | None = None, docs_option: str | None
 
 def _workspace_checks(ws: Workspace) -> list[Check]:
     cfg, store = ws.config, ws.store
-    out = [Check("ok", f"docs folder: {cfg.docs_root}")]
     try:
         found = index.scan(cfg.docs_root).files
-    except CtxError as exc:
-        return [*out, Check("error", str(exc), "set `docs:` in the config, or pass --docs")]
+    except CtxError as exc:  # the folder is named here, once, as the problem it is
+        return [Check("error", str(exc), "set `docs:` in the config, or pass --docs")]
+    out = [Check("ok", f"docs folder: {cfg.docs_root}")]
     with store.transaction():
         cached = store.listing()
+        indexed = store.doc_count()
     stale = sum(1 for p, st in found.items() if cached.get(p) != st) + sum(1 for p in cached if p not in found)
+    # The index also lists the files it skipped (binary or unreadable .md), so each is sniffed once: they are
+    # no docs, and `ctx status` does not count them either.
+    skipped = f" ({len(cached) - indexed:,} .md files skipped: binary or unreadable)" if len(cached) > indexed else ""
     if not found:
         out.append(Check("warning", "no *.md docs in the docs folder", "point `docs:` at your docs"))
     elif not cached:
-        out.append(Check("ok", f"index: not built yet; the first turn indexes {len(found):,} docs"))
+        out.append(Check("ok", f"index: not built yet; the first turn indexes {len(found):,} files"))
     elif stale:
-        out.append(Check("warning", f"index: {stale} of {len(found)} docs changed since it was built; the next "
-                                    "turn reads them", "ctx status (indexes them now)"))
+        out.append(Check("warning", f"index: {stale} of {len(found)} files changed since it was built; the "
+                                    f"next turn reads them", "ctx status (indexes them now)"))
     else:
-        out.append(Check("ok", f"index: {len(found)} docs, current"))
+        out.append(Check("ok", f"index: {indexed:,} docs, current{skipped}"))
     if watch_alive(store.folder):
         out.append(Check("ok", "watcher: `ctx watch` is running; turns trust its index"))
     elif len(found) >= 1000:
@@ -95,8 +99,8 @@ def _hook_checks(cwd: str) -> list[Check]:
     it; one warning when no host has it."""
     out: list[Check] = []
     root = install.project_root(cwd)
-    places = [(host, install.hook_path(host, root)) for host in install.HOOK_HOSTS]
-    places.insert(1, ("claude", install.hook_path("claude", root, global_=True)))
+    places = [(host, path) for host in install.HOOK_HOSTS for path in install.hook_paths(host, root)]
+    places.insert(2, ("claude", install.hook_path("claude", root, global_=True)))
     found = False
     for host, path in places:
         name = install.HOST_NAMES[host]
@@ -117,10 +121,30 @@ def _hook_checks(cwd: str) -> list[Check]:
         level, detail = probe_hook(host, command, path, root)
         fix = None if level == "ok" else f"ctx hook install {host} (writes a command that runs whatever the PATH)"
         out.append(Check(level, f"hook: installed for {name} in {path}; {detail}", fix))
+        out += _trust_checks(host, path, root)
     if not found:
         out.append(Check("warning", "hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline",
                          "ctx hook install claude (or gemini, codex, cline)"))
     return out
+
+
+def _trust_checks(host: str, path: str, root: str) -> list[Check]:
+    """Whether the host will run the hook at all: one it would skip is an error, with the one step that fixes
+    it."""
+    from . import trust
+
+    if host not in ("codex", "gemini"):
+        return []
+    try:
+        verdict = trust.codex_verdict(root, path) if host == "codex" else trust.gemini_verdict(root)
+    except CtxError as exc:
+        return [Check("warning", f"hook: cannot tell whether {install.HOST_NAMES[host]} trusts it: {exc}")]
+    if verdict.runs is None:  # nothing says it is skipped
+        unknown = f"whether {install.HOST_NAMES[host]} trusts it cannot be told here"
+        return [Check("ok", f"hook: {verdict.why or unknown}")]
+    if verdict.runs:
+        return [Check("ok", f"hook: {install.HOST_NAMES[host]} trusts it")]
+    return [Check("error", f"hook: {verdict.why}", verdict.fix)]
 
 
 def _mcp_checks(cwd: str) -> list[Check]:

@@ -7,7 +7,7 @@ host's settings is install.py's.
 
 | host | its event | session id | context goes back as |
 |---|---|---|---|
-| claude (Claude Code) | UserPromptSubmit | session_id | hookSpecificOutput.additionalContext |
+| claude (Claude Code) | UserPromptSubmit; SessionStart compact | session_id | hookSpecificOutput.additionalContext |
 | gemini (Gemini CLI) | BeforeAgent | session_id | hookSpecificOutput.additionalContext |
 | codex (Codex CLI) | UserPromptSubmit | session_id | hookSpecificOutput.additionalContext |
 | cline (Cline) | UserPromptSubmit | taskId | contextModification, with cancel false |
@@ -30,8 +30,10 @@ ENV_SESSION = "CTX_SESSION"
 MAX_SESSION_CHARS = 200
 
 # What a payload asks of the hook: a turn for its prompt, forgetting what the conversation was sent (it was
-# compacted or cleared), or nothing (an event ctx does not act on).
-TURN, FORGET, IGNORE = "turn", "forget", "ignore"
+# compacted or cleared), putting back what the compacted conversation needs (RESTORE), or nothing (an event ctx
+# does not act on).
+TURN, FORGET, RESTORE, IGNORE = "turn", "forget", "restore", "ignore"
+FRESH = "fresh"  # the host will compact before this prompt's request: forget, then a turn that sends in full
 
 
 def _options(args: list[str]) -> dict[str, str]:
@@ -106,14 +108,96 @@ def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | No
         return TURN, _prompt(submitted.get("prompt") if isinstance(submitted, dict) else None), session, cwd
     session, cwd, event = _session(data.get("session_id")), _folder(data.get("cwd")), data.get("hook_event_name")
     prompt_event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
-    if event == "SessionStart":  # startup and resume keep what the conversation holds
-        lost = ("clear",) if host == "gemini" else ("clear", "compact")
-        return (FORGET if data.get("source") in lost else IGNORE), "", session, cwd
-    if (host, event) in (("gemini", "PreCompress"), ("codex", "PostCompact"), ("claude", "PostCompact")):
-        return FORGET, "", session, cwd
-    if event not in (None, prompt_event):
+    if event != prompt_event and event is not None:
+        return lost_event(host, event, data), "", session, cwd
+    prompt = _prompt(data.get("prompt"))
+    if host == "gemini" and prompt.strip() in GEMINI_COMPRESS:
         return IGNORE, "", session, cwd
-    return TURN, _prompt(data.get("prompt")), session, cwd
+    if host == "gemini" and gemini_will_compress(data.get("transcript_path"), cwd):
+        return FRESH, prompt, session, cwd
+    return TURN, prompt, session, cwd
+
+
+# Gemini CLI's /compress and its other names: `gemini -p /compress` fires PreCompress `manual` (which forgets)
+# and then sends the command on to BeforeAgent as a prompt: no turn runs on it.
+GEMINI_COMPRESS = ("/compress", "/summarize", "/compact")
+
+
+# Gemini CLI compresses the history after BeforeAgent and before the request when the last request's prompt
+# tokens reached `model.compressionThreshold` (0.5 unless set) of the model's window (1,048,576 tokens for every
+# Gemini model it knows), and no hook hears it. The transcript it names records each reply's input tokens.
+GEMINI_WINDOW = 1_048_576
+GEMINI_THRESHOLD = 0.5
+TRANSCRIPT_TAIL = 65536
+
+
+def gemini_will_compress(transcript: Any, cwd: str | None) -> bool:
+    """Whether this prompt's request follows a compression: the transcript's last recorded input tokens
+    against the threshold the settings give."""
+    if not isinstance(transcript, str) or not transcript:
+        return False
+    tokens = _last_input_tokens(transcript)
+    return tokens is not None and tokens >= _gemini_threshold(cwd) * GEMINI_WINDOW
+
+
+def _last_input_tokens(path: str) -> int | None:
+    from .. import fastjson
+
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - TRANSCRIPT_TAIL))
+            tail = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in reversed(tail.splitlines()):
+        if '"tokens"' not in line:
+            continue
+        try:
+            tokens = fastjson.loads(line).get("tokens")
+        except (ValueError, AttributeError):
+            continue  # the tail's first line, cut in the middle
+        if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
+            return int(tokens["input"])
+    return None
+
+
+def _gemini_threshold(cwd: str | None) -> float:
+    """`model.compressionThreshold` from the project's settings, else the user's, else Gemini's default."""
+    from .. import fastjson
+
+    for folder in (cwd, os.path.expanduser("~")):
+        if not folder:
+            continue
+        try:
+            with open(os.path.join(folder, ".gemini", "settings.json"), encoding="utf-8") as fh:
+                value = fastjson.loads(fh.read()).get("model", {}).get("compressionThreshold")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(value, (int, float)) and 0 < value <= 1:
+            return float(value)
+    return GEMINI_THRESHOLD
+
+
+def lost_event(host: str, event: Any, data: dict[str, Any]) -> str:
+    """What an event other than the prompt asks, per host, in the order the real clients fire them.
+
+    Claude Code fires SessionStart `compact` after compaction, whether it ran before the prompt (`/compact`) or
+    between the prompt's hook and the model request (auto-compaction): what the hook answers then reaches the
+    request for the user's prompt once, so ctx sends back what the last turn showed (RESTORE). Codex CLI fires
+    PostCompact and SessionStart `compact` before the prompt's hook: forgetting is enough. Gemini CLI fires
+    PreCompress `auto` on every turn, before it checks its threshold, so only `manual` is a compression."""
+    source = data.get("source")
+    if event == "SessionStart":  # startup and resume keep what the conversation holds
+        if host == "claude" and source == "compact":
+            return RESTORE
+        lost = ("clear",) if host == "gemini" else ("clear", "compact")
+        return FORGET if source in lost else IGNORE
+    if host == "gemini" and event == "PreCompress":
+        return FORGET if data.get("trigger") == "manual" else IGNORE
+    if (host, event) in (("codex", "PostCompact"), ("claude", "PostCompact")):
+        return FORGET
+    return IGNORE
 
 
 def _valid_text(text: str) -> str:
@@ -147,15 +231,16 @@ def find_project(workdir: str, opts: dict[str, str], project_env: str | None = E
     return None
 
 
-def host_output(host: str, context: str) -> str:
-    """The host's answer with `context` in it (for plain, the text itself)."""
+def host_output(host: str, context: str, event: str | None = None) -> str:
+    """The host's answer with `context` in it (for plain, the text itself); `event` names the event answered
+    when it is not the prompt's."""
     from ..fastjson import dumps_str
 
     if host == "plain":
         return context
     if host == "cline":
         return f'{{"cancel": false, "contextModification": {dumps_str(context)}, "errorMessage": ""}}'
-    event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
+    event = event or ("BeforeAgent" if host == "gemini" else "UserPromptSubmit")
     return f'{{"hookSpecificOutput": {{"hookEventName": "{event}", "additionalContext": {dumps_str(context)}}}}}'
 
 
@@ -179,23 +264,24 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
             except (OSError, ValueError):
                 pass  # stderr went away: the answer on stdout is all that matters
 
-    context = ""
+    context, event = "", None
     try:
         if host not in HOSTS:
             raise InputError(f"unknown hook host {host!r} (expected one of: {', '.join(HOSTS)})")
         opts = _options(args)
         kind, prompt, session_id, cwd = parse_payload(host, stdin.read())
-        if kind == TURN and not prompt.strip():
+        if kind in (TURN, FRESH) and not prompt.strip():
             kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
         if kind != IGNORE:
             context = _serve(host, kind, opts, prompt, session_id, cwd, warn)
+            event = "SessionStart" if kind == RESTORE else None
     except CtxError as exc:
         warn(str(exc))
     except Exception as exc:  # the prompt must go through whatever happened
         warn(f"internal error: {type(exc).__name__}: {exc}")
     if context or host == "cline":
         try:
-            stdout.write(host_output(host, context))
+            stdout.write(host_output(host, context, event))
             stdout.flush()
         except (OSError, ValueError):
             pass  # the host stopped reading: there is nobody left to answer
@@ -218,9 +304,28 @@ def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: 
 
         forget_session(session, config, opts.get("docs"), folder, warn)
         return ""
+    if kind == RESTORE:
+        return _restore(host, session, opts, config, folder, chosen, warn)
+    if kind == FRESH and "dry-run" not in opts:
+        from ..router import forget_session
+
+        forget_session(session, config, opts.get("docs"), folder, warn)
     from ..router import TurnRequest, route
 
     result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen,
+                               dry_run="dry-run" in opts), config, opts.get("docs"), folder, warn)
+    for notice in result.notices:
+        warn(notice)
+    return result.text
+
+
+def _restore(host: str, session: str, opts: dict[str, str], config: str | None, folder: str, chosen: bool,
+             warn: Any) -> str:
+    """The conversation was compacted: forget what it was sent and send again what the last turn showed, so
+    that what that turn named as "already in this conversation" is in the model's request."""
+    from ..router import TurnRequest, route
+
+    result = route(TurnRequest("", session=session, host=host, contained=not chosen, restore=True,
                                dry_run="dry-run" in opts), config, opts.get("docs"), folder, warn)
     for notice in result.notices:
         warn(notice)

@@ -106,9 +106,11 @@ def trust_note(host: str, mcp: bool = False) -> str | None:
         return "Codex CLI reads a project's .codex/config.toml only in a trusted project"
     if host == "codex":
         return ("Codex CLI runs a project's hooks only in a trusted project, and a new or changed hook only once "
-                "you trust it (/hooks in Codex)")
+                "you trust it (/hooks in Codex, or `ctx hook install codex --trust`); `codex exec` skips an "
+                "untrusted one without a word")
     if host == "gemini":
-        return "Gemini CLI reads a project's .gemini/settings.json only in a trusted folder (when folder trust is on)"
+        return ("Gemini CLI reads a project's .gemini/settings.json only in a trusted folder (`ctx hook install "
+                "gemini --trust` adds it; `gemini -p` exits 55 in an untrusted one)")
     if host == "cline":
         return "Cline runs hooks only with Enable Hooks on in its settings (Cline 3.36 or later, macOS and Linux)"
     if host == "cursor":
@@ -148,9 +150,14 @@ def _write_json(path: str, data: dict[str, Any]) -> None:
 HOOK_FILES = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
               "cline": ".clinerules/hooks/UserPromptSubmit"}
 HOOK_EVENTS = {"claude": "UserPromptSubmit", "gemini": "BeforeAgent", "codex": "UserPromptSubmit"}
-# The events after which the conversation no longer holds what ctx sent it, with their matcher: the same
-# command hears them and forgets what the session was sent.
-FORGET_EVENTS = {"claude": (("SessionStart", "compact|clear"),)}
+# The events after which the conversation no longer holds what ctx sent it, with their matcher (None: every
+# time): the same command hears them, forgets what the session was sent, and for Claude Code sends back what
+# the compacted turn showed. Gemini CLI fires PreCompress `auto` on every turn, so only `manual` is registered.
+FORGET_EVENTS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "claude": (("SessionStart", "compact|clear"),),
+    "gemini": (("SessionStart", "clear"), ("PreCompress", "manual")),
+    "codex": (("SessionStart", "compact|clear"), ("PostCompact", None)),
+}
 # How long the host lets the hook run before it gives up on it: Claude Code and Codex CLI count seconds,
 # Gemini CLI milliseconds.
 HOOK_TIMEOUT_S = 10
@@ -161,6 +168,33 @@ def hook_entry(host: str, command: str) -> dict[str, Any]:
     if host == "gemini":
         return {"name": "ctx", "type": "command", "command": command, "timeout": GEMINI_TIMEOUT_MS}
     return {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
+
+
+# A command that names this machine's ctx (a virtual environment's, say) works only here, so it goes to the
+# host's file for this machine's own settings, which Claude Code keeps out of git, never to the one the team
+# shares; a command that works for everyone (`ctx` from the PATH) goes to the shared file. Gemini CLI, Codex
+# CLI and Cline have no such file in a project: the installer says the file names this machine.
+LOCAL_HOOK_FILES = {"claude": ".claude/settings.local.json"}
+
+
+def portable(command: str) -> bool:
+    """Whether the hook command runs on any machine with ctx on its PATH."""
+    words = _split(command)
+    return bool(words) and words[0] == "ctx"
+
+
+def install_path(host: str, project: str, command: str, global_: bool = False) -> str:
+    """Where `ctx hook install` writes this command: the shared file, or the host's local one for a command
+    that works only on this machine."""
+    if not global_ and host in LOCAL_HOOK_FILES and not portable(command):
+        return os.path.normpath(os.path.join(project, LOCAL_HOOK_FILES[host]))
+    return hook_path(host, project, global_)
+
+
+def hook_paths(host: str, project: str) -> list[str]:
+    """Every project file the host reads our hook from: the shared one, then the local one."""
+    local = LOCAL_HOOK_FILES.get(host)
+    return [hook_path(host, project), *([os.path.normpath(os.path.join(project, local))] if local else [])]
 
 
 def hook_path(host: str, project: str, global_: bool = False) -> str:
@@ -248,7 +282,7 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
         assert starts is not None
         mine = [h for h in _hooks_in(starts) if _is_ours(host)(h)]
         if not mine:
-            starts.append({"matcher": matcher, "hooks": [hook_entry(host, command)]})
+            starts.append({**({"matcher": matcher} if matcher else {}), "hooks": [hook_entry(host, command)]})
             changed = True
         for hook in mine:
             changed = changed or hook["command"] != command
@@ -256,6 +290,19 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
     if changed or status != "unchanged":
         _write_json(path, settings)
     return status, others
+
+
+def drop_other_routers(host: str, path: str) -> list[str]:
+    """Remove other context routers' prompt hooks from the host's file: their commands."""
+    settings = load_json(path)
+    groups = _groups(settings, path, HOOK_EVENTS[host], create=False)
+    if not groups:
+        return []
+    kept, dropped = _drop_hooks(groups, _is_other_router(host))
+    if dropped:
+        settings["hooks"][HOOK_EVENTS[host]] = kept
+        _write_json(path, settings)
+    return dropped
 
 
 def find_hook(host: str, path: str) -> tuple[str | None, list[str]]:
@@ -539,3 +586,10 @@ def _loads_or_none(reader: Any, text: str) -> dict[str, Any] | None:
         return reader.loads(text)  # type: ignore[no-any-return]
     except ValueError:
         return None
+
+
+# What trust.py reads of these files.
+split_command = _split
+read_text = _read_text
+table_name = _table_name
+toml_reader = _toml_reader

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from typing import Any
 
@@ -27,6 +28,50 @@ DEFAULT_SESSION = "mcp"
 
 def _warn(message: str) -> None:
     print(f"ctx: {message}", file=sys.stderr)
+
+
+# The index marks each match with characters of the private use area, which no doc is expected to hold;
+# bolded() turns them into markdown's ** where bold can be.
+MARKS = ("\ue000", "\ue001")
+# Where a ** would not be bold but would change the text: a link's target, a URL, a code span, an HTML tag.
+_LITERAL = re.compile(r"(`+)[^`\n]+?\1|\]\([^)\s]*\)?|\]\[[^\]]*\]?|<?[a-z][a-z0-9+.-]*://[^\s<>)\]]*|</?[A-Za-z][^>]*>?"
+                      r"|^\s*\[[^\]]+\]:\s*\S+|\*\*[^*\n]+\*\*", re.MULTILINE)  # (and text already bold)
+_JOINERS = frozenset("_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+
+
+def bolded(snippet: str) -> str:
+    """A snippet with its matches in bold, except where bold markers would land inside a link's target, a
+    URL, a code span or block or an HTML tag (`[strict mode](../concepts/strict_mode.md)` keeps its target),
+    or inside text already bold."""
+    text, spans = "", []
+    for piece in re.split("(\ue000[^\ue001]*\ue001)", snippet):
+        if piece.startswith(MARKS[0]) and piece.endswith(MARKS[1]):
+            spans.append((len(text), len(text) + len(piece) - 2))
+            piece = piece[1:-1]
+        text += piece.replace(MARKS[0], "").replace(MARKS[1], "")
+    literal = [m.span() for m in _LITERAL.finditer(text)]
+    # A snippet cut inside a code span (the index writes " ... " where it cut): the odd backtick of its first
+    # line closes one, that of its last line opens one.
+    lines = text.split("\n")
+    if text.startswith(" ... ") and lines[0].count("`") % 2:
+        literal.append((0, text.index("`")))
+    if text.endswith(" ... ") and lines[-1].count("`") % 2 and (len(lines) > 1 or not text.startswith(" ... ")):
+        literal.append((text.rindex("`"), len(text)))
+    fences = [m.start() for m in _FENCE.finditer(text)]
+    if len(fences) % 2 and text.startswith(" ... "):  # cut after a block's opening fence: it closes one
+        fences.insert(0, 0)
+    if len(fences) % 2:
+        fences.append(len(text))
+    literal += list(zip(fences[::2], fences[1::2], strict=True))
+    out, at = [], 0
+    for start, end in spans:
+        # (inside an identifier, `strict_mode`, markers would split it)
+        joined = text[start - 1:start] in _JOINERS and start > 0 or text[end:end + 1] in _JOINERS and end < len(text)
+        if start < end and not joined and not any(a < end and start < b for a, b in literal):
+            out += [text[at:start], "**", text[start:end], "**"]
+            at = end
+    return "".join(out) + text[at:]
 
 
 class Tools:
@@ -51,8 +96,8 @@ class Tools:
             with ws.store.transaction():
                 refresh(ws, seconds=ws.config.index_budget_ms / 1000)
                 rows = ws.store.lexical_snippets(" OR ".join('"' + w.replace('"', "") + '"' for w in words),
-                                                 lexical.FIELD_WEIGHTS, max(1, min(k, 50)))
-            return [{"path": p, "score": round(s, 3), "snippet": snippet} for p, s, snippet in rows]
+                                                 lexical.FIELD_WEIGHTS, max(1, min(k, 50)), MARKS)
+            return [{"path": p, "score": round(s, 3), "snippet": bolded(snippet)} for p, s, snippet in rows]
 
         return self._run(find)  # type: ignore[no-any-return]
 

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..records import FileScore
 from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
@@ -97,6 +98,27 @@ class Explanation:
     score: float
     keywords: tuple[str, ...]
     history: tuple[tuple[int, float, str], ...]
+    last: LastTurn | None = None  # how the session's last turn showed the doc, or why it did not
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """How a turn showed a doc, or why not, with the figures that decided it."""
+
+    turn: int
+    verdict: str  # HOT, WARM; or why not shown: budget, cap, intent, below (the WARM line), unmatched
+    score: float
+    chars: int  # of its block, when shown
+    printed: int  # chars the turn printed
+    rank: int  # by score among the docs at or above the WARM line (0: below it)
+    qualified: int  # docs at or above the WARM line
+    warm_line: float
+    hot_max: int
+    warm_max: int
+    hot_places: int  # of the HOT places, those taken (the rest rank for the WARM places)
+    header_chars: int  # what its WARM header costs
+    doc_chars: int
+    last_hit: int
 
 
 def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
@@ -109,10 +131,38 @@ def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Ex
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
         sess = ws.store.session(session)
         kws = ws.store.keywords_of([path]).get(path, ())
-        fs = scores_at(ws.config, snap, sess.scores, sess.turn).get(path)
+        now = scores_at(ws.config, snap, sess.scores, sess.turn)
         # The history keeps the turns that changed the score beyond decay; the rule tells the others again.
         story = attention.story(history, kept_rate(ws.config, snap, sess.scores, path), sess.turn)
-    return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(story))
+        turns = ws.store.turns([session])
+    fs = now.get(path)
+    last = turns[-1] if turns and turns[-1][1] == sess.turn else None
+    return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(story),
+                       _last_turn(ws, path, now, last[1], last[3], last[4]) if last else None)
+
+
+def _last_turn(ws: Workspace, path: str, scores: dict[str, FileScore], turn: int, printed: int,
+               shown: dict[str, tuple[object, ...]]) -> LastTurn:
+    """Where the doc stood at the last turn: shown, or the rule that left it out (not matched, below the WARM
+    line, the caps, the budget) and its figures."""
+    cfg = ws.config
+    fs = scores.get(path, FileScore(0.0))
+    seen = shown.get(path)
+    qualified = fs.score >= cfg.warm.threshold
+    verdict = str(seen[0]) if seen else "budget" if qualified else "below" if fs.score > 0 else "unmatched"
+    above = [p for p, s in scores.items() if s.score >= cfg.warm.threshold]
+    # Docs tied on score were ranked by what this view does not keep (hit this turn, relevance): the turn
+    # recorded the shown docs, then the left-out ones, each in rank order.
+    order = {p: i for i, p in enumerate(shown)}
+    rank = 1 + sum(1 for p in above if p != path and (scores[p].score > fs.score or scores[p].score == fs.score
+                                                      and order.get(p, len(order)) < order.get(path, len(order))))
+    body = body_text(ws, path)
+    header, _ = index.header_of(body, cfg.warm.lines)
+    chars = seen[1] if seen and len(seen) > 1 and isinstance(seen[1], int) else 0
+    n_hot = sum(1 for p in above if scores[p].score >= cfg.hot.threshold)
+    return LastTurn(turn, verdict, fs.score, chars, printed, rank if qualified else 0, len(above),
+                    cfg.warm.threshold, cfg.hot.max_files, cfg.warm.max_files, min(n_hot, cfg.hot.max_files),
+                    len(header), len(body), fs.last_hit_turn)
 
 
 @dataclass(frozen=True)
@@ -195,7 +245,7 @@ def _plain(name: str) -> str:
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
     """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
     docs folder are read."""
-    from ..turn import sections
+    from ..turn import headings, sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
     text = index.read_text(ws.config.docs_root, rel) if rel.endswith(".md") else None
@@ -206,7 +256,11 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         return body
     found = sections.find(body, section)
     if found is None:
-        names = sections.titles(body)
+        titles = sections.titles(body)
+        near = headings.close(titles, section)
+        if near:
+            raise InputError(f"no section {section!r} in {rel} (close matches: {', '.join(map(repr, near))})")
+        names = [headings.plain(t) for t in titles]
         listed = ", ".join(names[:12]) + (f", +{len(names) - 12} more" if len(names) > 12 else "")
         raise InputError(f"no section {section!r} in {rel} (sections: {listed or 'none'})")
     return found

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .report import Explanation, Status
+from .report import Explanation, LastTurn, Status
 
 BAR_WIDTH = 10
 
@@ -125,7 +125,38 @@ def explanation(ex: Explanation) -> str:
         lines.append("no score changes recorded yet")
     for turn, score, causes in ex.history:
         lines.append(f"  turn {turn:>4}  {score:.2f}  {bar(score)}  {causes.replace(chr(9), ' ')}")
+    if ex.last is not None:
+        lines.append(last_turn(ex.last))
     return "\n".join(lines)
+
+
+def _ordinal(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def last_turn(t: LastTurn) -> str:
+    """One line: how the last turn showed the doc, or why it did not, with the figures that decided it."""
+    head = f"last turn ({t.turn}): "
+    if t.verdict in ("HOT", "WARM"):
+        return head + f"shown {t.verdict}{' (its header)' if t.verdict == 'WARM' else ''}, {t.chars:,} chars"
+    hit = f"; last hit at turn {t.last_hit}" if t.last_hit else ""
+    if t.verdict == "unmatched":
+        return head + f"not shown: not matched (no keyword, text or conversation evidence for it{hit})"
+    if t.verdict == "below":
+        return head + f"not shown: below the line (score {t.score:.2f} < WARM {t.warm_line:.2f}{hit})"
+    standing = (f"score {t.score:.2f}, rank {t.rank} of the {t.qualified} docs at or above the WARM line "
+                f"({t.warm_line:.2f})")
+    if t.verdict == "cap":
+        line = t.rank - t.hot_places
+        return head + (f"not shown: cap ({standing}: {line}{_ordinal(line)} in line for {t.warm_max} WARM places, "
+                       f"{t.hot_places} of the {t.hot_max} HOT places taken)")
+    if t.verdict == "intent":
+        return head + f"not shown: intent (this turn's intent shows fewer docs than the caps; {standing})"
+    sizes = f"its header is {t.header_chars:,} chars, the doc {t.doc_chars:,}; the turn printed {t.printed:,}"
+    if t.verdict == "warm share":
+        return head + (f"not shown: warm share (the WARM headers' share of the budget was taken while a HOT doc was "
+                       f"placed or cut; {sizes}; {standing})")
+    return head + f"not shown: budget ({sizes}; {standing})"
 
 
 def replay_report(report: Any, per_turn: bool) -> str:

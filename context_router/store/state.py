@@ -555,8 +555,10 @@ class Store:
             f"SELECT d.path, d.ord, bm25(sec, {weights[0]}, {weights[1]}) AS s FROM sec JOIN sec_docs d ON "
             "d.id = sec.rowid WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
-    def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float, str]]:
-        """(path, relevance, a snippet of the body around the match) of the best docs for an FTS5 query.
+    def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int,
+                         marks: tuple[str, str] = ("**", "**")) -> list[tuple[str, float, str]]:
+        """(path, relevance, a snippet of the body around the match, each match between `marks`) of the best
+        docs for an FTS5 query.
 
         The text index keeps no text: the snippets come from the found docs' packed words, put in a throwaway
         table with the same tokenizer (a snippet depends on its own doc's text and the query only)."""
@@ -576,8 +578,8 @@ class Store:
                 if fields is not None:
                     self.conn.execute("INSERT INTO temp.lex_snippets (rowid, path, title, headings, body) "
                                       "VALUES (?, ?, ?, ?, ?)", (i, *fields))
-            snippets = dict(self.conn.execute("SELECT rowid, snippet(lex_snippets, 3, '**', '**', ' ... ', 24) "
-                                              "FROM temp.lex_snippets WHERE lex_snippets MATCH ?", (query,)))
+            snippets = dict(self.conn.execute("SELECT rowid, snippet(lex_snippets, 3, ?, ?, ' ... ', 24) "
+                                              "FROM temp.lex_snippets WHERE lex_snippets MATCH ?", (*marks, query)))
         finally:
             self.conn.execute("DELETE FROM temp.lex_snippets")
         return [(p, s, snippets.get(i, "")) for p, s, i in found]

@@ -54,7 +54,9 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
     causes: dict[str, list[str]] = {}
 
     def note(path: str, cause: str) -> None:
-        causes.setdefault(path, []).append(cause)
+        said = causes.setdefault(path, [])
+        if cause not in said:  # two layers may give the same cause (the goal's and the prompt's cosine)
+            said.append(cause)
 
     for path, fs in previous.items():
         if not known(path):
@@ -87,7 +89,8 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
             scores[sig.path] = replace(fs, score=0.0)
             note(sig.path, sig.cause)
         elif sig.kind == FLOOR and fs.score < sig.value:
-            scores[sig.path] = replace(fs, score=clamp(sig.value))
+            # Evidence this turn lifted it: that is a hit, as `ctx status` shows it (its keyword hits stay).
+            scores[sig.path] = replace(fs, score=clamp(sig.value), last_hit_turn=turn)
             note(sig.path, sig.cause)
 
     for path, floor in pins.items():

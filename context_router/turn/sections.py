@@ -11,6 +11,7 @@ before it carries its section's heading), and one line that names what was left 
 from __future__ import annotations
 
 from ..records import record
+from . import headings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,13 +72,13 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
 
 
 def find(body: str, name: str) -> str | None:
-    """The section called `name` (case-insensitive: the exact title first, then the first title that holds
-    it), with its subsections; None when there is none."""
+    """The section called `name` (case-insensitive, as the heading reads or by its slug: the exact title
+    first, then the first title that holds it), with its subsections; None when there is none."""
     sections = split(body)
-    wanted = " ".join(name.lower().split())
-    titles = [" ".join(s.title.lower().split()) if s.part == 0 else "" for s in sections]
-    picks = [i for i, t in enumerate(titles) if t and t == wanted] or \
-        [i for i, t in enumerate(titles) if t and wanted in t]
+    wanted = [k for k in headings.keys(name) if k]
+    titles = [s.title if s.part == 0 else "" for s in sections]
+    picks = [i for i, t in enumerate(titles) if t and headings.matches(t, name)] or \
+        [i for i, t in enumerate(titles) if t and any(k in headings.key(t) for k in wanted)]
     if not picks:
         return None
     first = picks[0]
@@ -172,8 +173,12 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
                 parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
             else:
                 parts.append(section.text)
-        elif j not in sent and (not skipped or skipped[-1] != section.title):
-            skipped.append(section.title)
+        elif j not in sent:
+            # A section is named once however many of its parts are left out; a later part of the opening
+            # is "the rest of the opening".
+            name = section.title or "the rest of the opening"
+            if name not in skipped:
+                skipped.append(name)
     if sent:
         names = list(dict.fromkeys(rest[j - 1].title or "the opening" if j else "the opening" for j in sorted(sent)
                                    if j <= len(rest)))
@@ -181,7 +186,8 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
-        total = short + sum(1 for s in rest if s.part == 0)
+        total = len({s.title or "the rest of the opening" for s in rest} | ({"the rest of the opening"} if short
+                                                                            else set()))
         parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 

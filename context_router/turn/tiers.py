@@ -360,14 +360,17 @@ def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, 
     difference off."""
     if view.cut is None:
         return None
+    frame = measure(layout.hot(index, cand.path, cand.score, "")) + measure(note)
     room -= measure(layout.hot(index, cand.path, cand.score, ""))
     for _ in range(3):
         done = view.cut(room, sent) if room > 0 else None
         if done is None:
             return None
-        over = measure(done.text) - room
+        text = layout.hot(index, cand.path, cand.score, note + done.text)
+        # The text as the block holds it: a layout may escape it and so lengthen it (xml's CDATA).
+        over = measure(text) - frame - room
         if over <= 0:
-            return layout.hot(index, cand.path, cand.score, note + done.text), done.parts
+            return text, done.parts
         room -= over
     return None
 
