@@ -25,6 +25,18 @@ def name(i: int) -> str:
     return out
 
 
+SHARED_KEYWORDS = 50  # keywords each shared by about 4% of the docs (every doc has two of them)
+
+
+def shared_keyword(j: int) -> str:
+    """One of the shared keywords: pronounceable, and never a doc's name (no syllable ends in "ix")."""
+    return f"{SYLLABLES[j % 16]}{SYLLABLES[(j // 16 + 5) % 16]}ix"
+
+
+def shared_of(i: int) -> tuple[str, str]:
+    return shared_keyword(i % SHARED_KEYWORDS), shared_keyword((i // SHARED_KEYWORDS * 7 + i + 1) % SHARED_KEYWORDS)
+
+
 def doc_text(i: int, n: int, rng: random.Random) -> str:
     me = name(i)
     peers = [name(rng.randrange(n)) for _ in range(3)]
@@ -63,7 +75,7 @@ def generate(n: int, out: Path, seed: int = 7) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(doc_text(i, n, rng), encoding="utf-8")
     lines = ["docs: docs", "rate_limit: {turns_per_minute: 0}", "pinned: [" + path_of(0) + "]", "keywords:"]
-    lines += [f"  {path_of(i)}: [{name(i)} service, {name(i)}-ctl]" for i in range(n)]
+    lines += [f"  {path_of(i)}: [{name(i)} service, {name(i)}-ctl, {', '.join(shared_of(i))}]" for i in range(n)]
     lines.append("related:")
     lines += [f"  {path_of(i)}: [{path_of((i + 1) % n)}, {path_of((i * 7 + 3) % n)}]" for i in range(0, n, 3)]
     (out / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -74,6 +86,14 @@ def prompt_for(n: int, turn: int) -> str:
     """A realistic prompt naming two docs of an n-doc corpus."""
     a, b = (turn * 37) % n, (turn * 101 + 5) % n
     return f"The {name(a)} service is slow again; is {name(b)} involved? Check the logs and the metrics."
+
+
+def session_prompt(n: int, turn: int) -> str:
+    """A prompt of a varied session: it names one doc and two of the shared keywords, a different doc and pair
+    every turn."""
+    a = (turn * 7919 + 13) % n
+    k1, k2 = shared_keyword(turn * 3 % SHARED_KEYWORDS), shared_keyword((turn * 11 + 7) % SHARED_KEYWORDS)
+    return f"Is the {name(a)} service affected by the {k1} change or by {k2}? Check its logs first."
 
 
 def main() -> None:

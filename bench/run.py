@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import generate, prompt_for  # noqa: E402
+from generate import generate, prompt_for, session_prompt  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LAYERS = {"off": "{enabled: false}", "nolex": "{enabled: true, lexical: false}", "on": "{enabled: true}"}
@@ -201,6 +201,46 @@ def checkout(corpus: Path, n: int, env: dict[str, str], files: int = 5000) -> di
             "peak_rss_mib": max(rss, default=0) / 1024, "absorbed_s": absorbed, "watch_rss_mib": hwm / 1024}
 
 
+def db_bytes(state: Path) -> int:
+    """The state's size on disk once its write-ahead log is folded in."""
+    import sqlite3
+
+    conn = sqlite3.connect(state)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    return sum(p.stat().st_size for p in state.parent.glob(state.name + "*"))
+
+
+def docs_bytes(corpus: Path) -> int:
+    return sum(p.stat().st_size for p in (corpus / "docs").rglob("*.md"))
+
+
+def session(corpus: Path, n: int, turns: int, env: dict[str, str], window: int = 9) -> dict[str, object]:
+    """A varied session on a fresh state: each turn's prompt names one doc and two keywords that about 4% of
+    the docs share, a different doc and pair each turn, beside the floor, interleaved. The medians of the hook
+    around turn 5 and over the last turns, and the state's size after indexing and after the session."""
+    hook, floor = ctx_command() + ["hook", "claude"], [sys.executable, str(HERE / "floor.py")]
+    state = Path(env["CTX_STATE"])
+    subprocess.run(ctx_command() + ["index"], cwd=corpus, env=env, check=True, capture_output=True)
+    indexed = db_bytes(state)
+    hook_times, floor_times = [], []
+    for turn in range(1, turns + 1):
+        payload = json.dumps({"session_id": "bench-session", "prompt": session_prompt(n, turn),
+                              "cwd": str(corpus), "hook_event_name": "UserPromptSubmit"}).encode()
+        hook_times.append(run_once(hook, payload, corpus, env)[0])
+        floor_times.append(run_once(floor, payload, corpus, env)[0])
+    half = window // 2
+    early = hook_times[max(0, 4 - half):4 + half + 1]
+    late = hook_times[-window:]
+    f, e, last = statistics.median(floor_times), statistics.median(early), statistics.median(late)
+    return {"docs": n, "turns": turns, "floor_ms": f * 1000, "turn5_ms": e * 1000, "last_ms": last * 1000,
+            "turn5_x_floor": e / f, "last_x_floor": last / f, "last_x_turn5": last / e,
+            "docs_mib": docs_bytes(corpus) / 2**20, "indexed_mib": indexed / 2**20,
+            "after_mib": db_bytes(state) / 2**20}
+
+
 def state_size(state: Path, n: int) -> dict[str, float]:
     """The state database per doc: in all, and beyond the docs' own text index (the FTS5 tables, the map of
     their rows to paths and the cache of their document frequencies)."""
@@ -226,6 +266,8 @@ def main() -> None:
     parser.add_argument("--states", action="store_true",
                         help="also first contact, the turn after an edit, a checkout, the size of state.db")
     parser.add_argument("--checkout", type=int, default=5000, help="files a checkout changes (--states)")
+    parser.add_argument("--turns", default="13:40,1000:40,10000:150",
+                        help="varied sessions: docs:turns, comma-separated (an empty value: none)")
     args = parser.parse_args()
     # Started in the background by a shell, this process ignores SIGINT and so would every watcher it starts
     # (an ignored signal survives exec): take the default back so the watchers stop on SIGINT as users stop them.
@@ -240,7 +282,7 @@ def main() -> None:
     compileall.compile_dir(os.path.dirname(context_router.__file__), quiet=1)
     results = []
     states: list[dict[str, object]] = []
-    for n in (int(s) for s in args.sizes.split(",")):
+    for n in (int(s) for s in filter(None, args.sizes.split(","))):
         corpus = args.corpora / str(n)
         if not (corpus / "config.yaml").exists():
             shutil.rmtree(corpus, ignore_errors=True)
@@ -274,8 +316,20 @@ def main() -> None:
                 states.append({"docs": n, "state": "after an edit", **after_edit(corpus, n, env)})
                 states.append({"docs": n, "state": "during a checkout",
                                **checkout(corpus, n, env, min(args.checkout, n))})
+    sessions = []
+    for spec in filter(None, args.turns.split(",")):
+        n, turns = (int(v) for v in spec.split(":"))
+        corpus = args.corpora / str(n)
+        if not (corpus / "config.yaml").exists():
+            shutil.rmtree(corpus, ignore_errors=True)
+            generate(n, corpus)
+        state = corpus / ".ctx" / "state-session.db"
+        for stale in state.parent.glob(f"{state.name}*"):
+            stale.unlink()
+        env = {**base_env, "CTX_CONFIG": str(corpus / "config.yaml"), "CTX_STATE": str(state)}
+        sessions.append(session(corpus, n, turns, env))
     if args.json:
-        print(json.dumps({"steady": results, "states": states}, indent=2))
+        print(json.dumps({"steady": results, "states": states, "sessions": sessions}, indent=2))
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
     print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook p50':>8}  {'p99':>7}  {'python -c pass':>14}  "
@@ -293,6 +347,16 @@ def main() -> None:
         for r, o in pairs:
             print(f"{r['docs']:>6}  {r['mode']:<5}  {r['hook']['median_ms'] - o['hook']['median_ms']:+.1f} ms")
 
+    if sessions:
+        print("\nvaried sessions (each prompt names one doc and two keywords that 4% of the docs share; medians of "
+              "9 turns):")
+        print(f"{'docs':>6}  {'turns':>5}  {'floor':>8}  {'turn 5':>8}  {'x floor':>7}  {'last':>8}  {'x floor':>7}  "
+              f"{'last/5':>6}  {'docs':>8}  {'indexed':>8}  {'after':>8}")
+        for r in sessions:
+            print(f"{r['docs']:>6}  {r['turns']:>5}  {r['floor_ms']:>5.1f} ms  {r['turn5_ms']:>5.1f} ms  "
+                  f"{r['turn5_x_floor']:>6.2f}x  {r['last_ms']:>5.1f} ms  {r['last_x_floor']:>6.2f}x  "
+                  f"{r['last_x_turn5']:>5.2f}x  {r['docs_mib']:>4.1f} MiB  {r['indexed_mib']:>4.1f} MiB  "
+                  f"{r['after_mib']:>4.1f} MiB")
     if states:
         print("\nstates a repo goes through (semantic layer on; wall time of whole hook turns):")
         for st in states:

@@ -19,7 +19,7 @@ from .turn.attention import FLOOR, ZERO_SIGNAL, Signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .records import FileScore
@@ -143,8 +143,12 @@ def update_model(ws: Workspace, meta: dict[str, Any], index_version: int, paths:
 
 
 def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[str, object],
-         scores: Mapping[str, FileScore], index_version: int, n_docs: int = 0) -> SemanticTurn | None:
-    """None when there is no model yet and this repo is too big to build one inside a turn."""
+         scores: Mapping[str, FileScore], index_version: int, n_docs: int = 0,
+         everything: Callable[[], Mapping[str, FileScore]] | None = None) -> SemanticTurn | None:
+    """None when there is no model yet and this repo is too big to build one inside a turn.
+
+    scores: the session's scores that can rank (and those of the docs hit); everything: all of its scores, asked
+    for only when a topic freezes (every doc of it with a score is frozen)."""
     cfg = ws.config
     sem = cfg.semantic
     rebuild = n_docs <= MODEL_INLINE_DOCS
@@ -182,8 +186,10 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
                 active.add(c)
             elif c in active:  # the goal moved away from this topic: its docs go COLD, remembered as frozen
                 active.discard(c)
-                members = sorted(p for p, fs in scores.items()
-                                 if p in scored and scored[p][1] == c and fs.score > 0 and p not in hits)
+                pool = scores if everything is None else everything()
+                where = scored if pool is scores else ws.store.sem_by_path(pool)
+                members = sorted(p for p, fs in pool.items()
+                                 if p in where and where[p][1] == c and fs.score > 0 and p not in hits)
                 if members:  # a topic with nothing in view has nothing to freeze
                     frozen[c] = members
                     signals += [Signal(p, ZERO_SIGNAL, 0.0, f"freeze:{c}") for p in members]

@@ -87,6 +87,14 @@ class FileScore:
     hits: int = 0  # keyword hits in the most recent hit turn
 
 
+def decayed(score: float, rate: float, turns: int) -> float:
+    """A score `turns` turns after it was set: multiplied by its rate once a turn (by repeated multiplication,
+    so a score read after k turns is the very float k turns of decay made)."""
+    for _ in range(turns):
+        score *= rate
+    return score
+
+
 def doc_path(path: str) -> str:
     """A doc path as the index keys it: relative, forward slashes, no leading "./"."""
     path = path.strip().replace("\\", "/")

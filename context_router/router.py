@@ -12,12 +12,13 @@ import os
 import time
 
 from .errors import InputError
-from .records import record
+from .records import FileScore, decayed, record
 from .store import index
-from .store.state import DatabaseError, Store, is_locked
+from .store.state import DatabaseError, Kept, Store, is_locked
 from .turn import attention, keywords, lexical, render, sections, tiers
 from .turn.prompt import human_part
 from .workspace import (
+    DocSettings,
     IndexView,
     Workspace,
     current_index,
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .config import Config
-    from .records import FileScore
     from .store.state import Session
 
     Warn = Callable[[str], None]
@@ -267,10 +267,36 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
                      ranked_sections)
 
 
+def scores_at(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], turn: int) -> dict[str, FileScore]:
+    """Kept scores as they read at `turn` (decayed by their rate since they were set); a score decayed to
+    nothing is not there."""
+    snap.settings.load(p for p, k in kept.items() if k.rate is None)
+    out: dict[str, FileScore] = {}
+    for path, k in kept.items():
+        score = decayed(k.score, k.rate if k.rate is not None else decay_rate(cfg, snap, path), turn - k.turn)
+        if score >= attention.ZERO:
+            out[path] = FileScore(score, k.last_hit_turn, k.hits)
+    return out
+
+
+@record
+class _Attention:
+    update: attention.Update
+    semantic: Any
+    lexical: lexical.LexicalTurn | None
+    writes: dict[str, tuple[Kept, int, int]]  # what the turn set: path -> (kept score, WARM until, live until)
+    dropped: tuple[str, ...]  # the docs whose score it took to zero
+    recorded: dict[str, tuple[str, ...]]  # the history of the turn: the docs whose score changed beyond decay
+
+
 def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
-            pins: Mapping[str, float]) -> tuple[attention.Update, Any, lexical.LexicalTurn | None]:
-    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, pins."""
-    cfg, store = ws.config, ws.store
+            pins: Mapping[str, float]) -> _Attention:
+    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, pins.
+
+    It reads the scores that can rank (at or above the WARM line) and those of the docs the turn touches, and
+    sets only the latter: every other score decays where it is kept."""
+    cfg, store, name = ws.config, ws.store, session.name
+    kept = store.warm_scores(name, turn - 1)
     tokens = keywords.prompt_tokens(prompt)
     found = store.keyword_candidates(tokens)
     hits = keywords.match([(kw, p) for kw, p, _ in found], prompt, tokens)
@@ -279,26 +305,77 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         derived = {(kw, p) for kw, p, flag in found if flag}
         common = _common_in_text(store, (kw for kws in hits.values() for kw in kws), snap.n_docs)
         hits, weak_signals = _weak_hits(cfg, hits, derived, common)
+    kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
+    previous = scores_at(cfg, snap, kept, turn - 1)
     sem_turn = None
     if cfg.semantic.enabled and snap.version:  # (no model of an index that is not there yet)
         from . import model  # the semantic step; numpy only when its model must be rebuilt
 
-        sem_turn = model.step(ws, session.semantic, prompt, hits, session.scores, snap.version, snap.n_docs)
+        def everything() -> Mapping[str, FileScore]:
+            every = scores_at(cfg, snap, store.session(name).scores, turn - 1)
+            known = store.known(every)
+            return {p: fs for p, fs in every.items() if p in known}
+
+        sem_turn = model.step(ws, session.semantic, prompt, hits, previous, snap.version, snap.n_docs, everything)
     signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
     lex_turn = None
     if cfg.semantic.enabled and cfg.semantic.lexical:
-        held = frozenset(p for p, fs in session.scores.items() if fs.score >= cfg.hot.threshold)
+        held = frozenset(p for p, fs in previous.items() if fs.score >= cfg.hot.threshold)
         lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held)
         signals = (*signals, *lex_turn.signals)
-    touched = {*session.scores, *hits, *pins, *(s.path for s in signals)}
+    touched = {*hits, *pins, *(s.path for s in signals)}
     snap.settings.load(touched)
     touched.update(t for p in hits for t in related(cfg, snap, p))
     snap.settings.load(touched)
-    known = store.known(touched)
-    upd = attention.update(session.scores, turn, hits, known.__contains__,
-                           lambda p: decay_rate(cfg, snap, p), lambda p: related(cfg, snap, p),
+    more = store.kept_scores(name, [p for p in touched if p not in kept], turn - 1)
+    previous.update(scores_at(cfg, snap, more, turn - 1))
+    kept.update(more)
+    known = store.known({*previous, *touched})
+    upd = attention.update(previous, turn, hits, known.__contains__,
+                           lambda p: kept_rate(cfg, snap, kept, p), lambda p: related(cfg, snap, p),
                            cfg.coactivation, pins, signals, coactivation_ceiling(cfg))
-    return upd, sem_turn, lex_turn
+    recorded = {p: c for p, c in upd.causes.items() if c != ("decay",)}
+    writes: dict[str, tuple[Kept, int, int]] = {}
+    # What this turn set, and the upgraded scores it read (kept from now on with their doc's rate).
+    for path in (*recorded, *(p for p in previous if kept[p].rate is None)):
+        keep(cfg, snap, writes, path, upd.scores.get(path), turn)
+    dropped = tuple(p for p in kept if p not in upd.scores)
+    return _Attention(upd, sem_turn, lex_turn, writes, dropped, recorded)
+
+
+def keep(cfg: Config, snap: IndexView, writes: dict[str, tuple[Kept, int, int]], path: str,
+         fs: FileScore | None, turn: int) -> None:
+    """Add the doc's score as this turn leaves it to what the turn writes (with its WARM and zero turns)."""
+    if fs is None:
+        return
+    rate = decay_rate(cfg, snap, path)
+    writes[path] = (Kept(fs.score, turn, rate, fs.last_hit_turn, fs.hits),
+                    attention.last_turn_at(fs.score, rate, turn, cfg.warm.threshold),
+                    attention.last_turn_at(fs.score, rate, turn, attention.ZERO))
+
+
+def kept_rate(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], path: str) -> float:
+    """The rate a score decays at: the one it was kept with, else its doc's."""
+    k = kept.get(path)
+    return k.rate if k is not None and k.rate is not None else decay_rate(cfg, snap, path)
+
+
+def decay_stories(ws: Workspace, rows: list[tuple[int, str, float, str]], kept: Mapping[str, Kept], last: int
+                  ) -> dict[str, list[tuple[int, float, str]]]:
+    """path -> its history turn by turn up to `last` (attention.story) from a session's recorded rows
+    (turn, path, score, causes); read inside a transaction."""
+    by_path: dict[str, list[tuple[int, float, str]]] = {}
+    for turn, path, score, causes in rows:
+        by_path.setdefault(path, []).append((turn, score, causes))
+    snap = IndexView(0, DocSettings(ws.store), 0)
+    snap.settings.load(by_path)
+    return {p: attention.story(story, kept_rate(ws.config, snap, kept, p), last) for p, story in by_path.items()}
+
+
+def ranked_scores(cfg: Config, scores: Mapping[str, FileScore]) -> dict[str, FileScore]:
+    """The scores a turn ranks: those at or above the WARM line (the others are COLD whatever their order)."""
+    line = min(cfg.warm.threshold, cfg.hot.threshold)
+    return {p: fs for p, fs in scores.items() if fs.score >= line}
 
 
 HOOK_LOCK_WAIT_S = 1.0  # a hook turn waits this long for another process's write lock, then reads only
@@ -328,7 +405,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         # Only a hook has a deadline: a turn someone waits for reads a repo of a few hundred docs whole.
         snap = current_index(ws, req.trust_index, read_only, warn, prompt if typed else None, wait=req.host is None)
         name = store.resolve_session(req.session)
-        session = store.session(name)
+        session = store.session(name, scores=False)
         # Only hook turns are rate limited: an editor fires them in bursts (scheduled tasks, sub-agent
         # reports), while a `ctx route` is asked for on purpose.
         limited = req.host is not None and req.rate_limited and not req.dry_run and not req.restore
@@ -342,21 +419,25 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         restoring = req.restore and remembers(cfg, req) and not read_only and not req.dry_run
         if restoring:
             store.forget_sent(name)
-        sem_turn = lex_turn = None
+        sem_turn = lex_turn = att = None
         if typed:
-            upd, sem_turn, lex_turn = _update(ws, snap, session, prompt, turn, pins)
+            att = _update(ws, snap, session, prompt, turn, pins)
+            upd, sem_turn, lex_turn = att.update, att.semantic, att.lexical
         else:
-            upd = attention.Update(dict(session.scores), {}, frozenset())
+            now_scores = scores_at(cfg, snap, store.warm_scores(name, turn), turn)
+            known = store.known(now_scores)
+            upd = attention.Update({p: fs for p, fs in now_scores.items() if p in known}, {}, frozenset())
         memory = dict(session.semantic)
+        ranked = ranked_scores(cfg, upd.scores)
         mass = None
         if sem_turn is not None:
             from . import model
 
             memory = sem_turn.memory
-            mass = model.masses(ws, memory, sorted(upd.scores), sem_turn.goal_cosine)
+            mass = model.masses(ws, memory, sorted(ranked), sem_turn.goal_cosine)
         if lex_turn is not None:
             memory["lexical"] = lex_turn.memory
-        plan = plan_turn(ws, snap, upd.scores, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
+        plan = plan_turn(ws, snap, ranked, upd.hit, turn, "markdown" if req.fmt == "json" else req.fmt, budget,
                          mass, sem_turn.intent if sem_turn is not None else None, pin_notes,
                          lexical.section_query(prompt, session.semantic.get("lexical")),
                          host_measure(req.host),
@@ -366,19 +447,24 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         for e in plan.entries:
             if e.repeat:  # `ctx explain` says why the doc was named rather than sent
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")
-        if advance:
+                if att is not None:  # recorded, with the score it has (a doc that only decayed is set again)
+                    att.recorded[e.path] = upd.causes[e.path]
+                    if e.path not in att.writes:
+                        keep(cfg, snap, att.writes, e.path, upd.scores.get(e.path), turn)
+        if advance and att is not None:
             # How this turn showed each doc (`ctx status` never claims more than the model saw; `ctx stats`).
             shown = {e.path: (e.tier, len(e.text), e.saved) if e.saved else (e.tier, len(e.text))
                      for e in plan.entries}
             shown.update((p, (r, 0)) for p, r in zip(plan.omitted, plan.reasons, strict=True))
-            store.save_turn(name, turn, upd.scores, upd.causes, bucket, memory, now, (len(plan.output), shown))
+            store.save_turn(name, turn, att.writes, att.recorded, bucket, memory, now, (len(plan.output), shown),
+                            att.dropped)
             if remembers(cfg, req):
                 store.remember_sent(name, turn, ((e.path, u) for e in plan.entries for u in e.units))
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif restoring:
             store.remember_sent(name, session.turn, ((e.path, u) for e in plan.entries for u in e.units))
         elif bucket != session.bucket and not read_only:
-            store.save_turn(name, session.turn, session.scores, {}, bucket, session.semantic, now)
+            store.save_turn(name, session.turn, {}, {}, bucket, session.semantic, now)
     behind = bool(snap.pending) or snap.due or (typed and cfg.semantic.enabled and
                                                  (sem_turn is None or sem_turn.stale))
     return _Done(plan, name, advance, upd, behind, snap.pending, snap.due, snap.unlisted, snap.n_docs)

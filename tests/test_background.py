@@ -169,18 +169,26 @@ def test_two_turns_racing_on_a_new_repo_start_one_indexer(tmp_path, isolated_sta
 def test_a_folder_too_big_to_list_in_time_is_left_to_the_indexer(tmp_path, isolated_state, monkeypatch):
     from context_router.store import index
 
-    cfg = project(tmp_path, budget_ms=300)
+    # The listing's time-out is simulated, so the budget can be one no busy machine runs out of: the last turn
+    # lists the folder and finds nothing to read.
+    cfg = project(tmp_path, budget_ms=60_000)
 
     def slow(*args, **kwargs):
         raise index.ScanTimeout("")  # as a walk past its deadline would
 
-    monkeypatch.setattr(index, "scan", slow)
-    res = route(TurnRequest("word001 please"), str(cfg))
+    with monkeypatch.context() as patch:  # (`monkeypatch.undo()` would also undo the isolated state)
+        patch.setattr(index, "scan", slow)
+        res = route(TurnRequest("word001 please"), str(cfg))
     assert not res.plan.entries
     assert res.notices == ("note: the docs are being indexed in the background; this turn used none yet",)
     assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
-    monkeypatch.undo()
-    assert "d001.md" in {e.path for e in route(TurnRequest("word001 please"), str(cfg)).plan.entries}
+    reads = []
+    real = index.load_doc
+    monkeypatch.setattr(index, "load_doc", lambda *a, **k: reads.append(a[1]) or real(*a, **k))
+    later = route(TurnRequest("word001 please"), str(cfg))
+    assert "d001.md" in {e.path for e in later.plan.entries} and not later.notices
+    assert not reads  # the indexer's work is the turn's: no doc is read again
+    assert isolated_state.exists() and not (tmp_path / ".ctx").exists()
 
 
 def test_turns_trust_the_index_while_the_indexer_runs(tmp_path, isolated_state, monkeypatch):

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..records import FileScore
-from ..router import pin_floors
+from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
+from ..turn import attention
 from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
@@ -61,8 +62,9 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
         session = ws.store.resolve_session(session, implied)
         sess = ws.store.session(session)
         pinned, _ = pin_floors(ws, snap, time.time())
-        known = ws.store.known(sess.scores)
-        scored = sorted(((p, fs) for p, fs in sess.scores.items() if fs.score > 0 and p in known),
+        now = scores_at(ws.config, snap, sess.scores, sess.turn)
+        known = ws.store.known(now)
+        scored = sorted(((p, fs) for p, fs in now.items() if fs.score > 0 and p in known),
                         key=lambda kv: (-kv[1].score, kv[0]))
         kws = ws.store.keywords_of(known)
         clusters = {p: c for p, (_, c) in ws.store.sem_by_path(known).items()} if semantic_on else {}
@@ -122,18 +124,21 @@ class LastTurn:
 def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
     path = index.user_doc_path(ws.config.docs_root, path)
     with ws.store.transaction():
-        current_index(ws, False)
+        snap = current_index(ws, False)
         session = ws.store.resolve_session(session, implied)
         history = ws.store.history(session, path)
         if not ws.store.known([path]) and not history:
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
         sess = ws.store.session(session)
         kws = ws.store.keywords_of([path]).get(path, ())
+        now = scores_at(ws.config, snap, sess.scores, sess.turn)
+        # The history keeps the turns that changed the score beyond decay; the rule tells the others again.
+        story = attention.story(history, kept_rate(ws.config, snap, sess.scores, path), sess.turn)
         turns = ws.store.turns([session])
-    fs = sess.scores.get(path)
+    fs = now.get(path)
     last = turns[-1] if turns and turns[-1][1] == sess.turn else None
-    return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(history),
-                       _last_turn(ws, path, sess.scores, last[1], last[3], last[4]) if last else None)
+    return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(story),
+                       _last_turn(ws, path, now, last[1], last[3], last[4]) if last else None)
 
 
 def _last_turn(ws: Workspace, path: str, scores: dict[str, FileScore], turn: int, printed: int,

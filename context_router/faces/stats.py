@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..router import decay_stories
 from ..store import index
 from ..store.state import CAUSE_SEPARATOR
 from ..workspace import Workspace, refresh
@@ -190,15 +191,19 @@ def chart(ws: Workspace, session: str, n_docs: int, last: int | None, implied: b
     with ws.store.transaction():
         session = ws.store.resolve_session(session, implied)
         rows = ws.store.all_history(session)
-        total = ws.store.session(session).turn
+        sess = ws.store.session(session)
+        total = sess.turn
+        # The history keeps the turns that changed a score beyond decay; the rule tells the others again.
+        stories = decay_stories(ws, rows, sess.scores, total)
     if not rows:
         raise InputError(f"no turns recorded in session {session!r}")
     first = max(1, total - last + 1) if last else 1
     turns = tuple(range(first, total + 1))
     scores: dict[str, dict[int, float]] = {}
-    for turn, path, score, _ in rows:
-        if turn >= first:
-            scores.setdefault(path, {})[turn] = score
+    for path, story in stories.items():
+        for turn, score, _ in story:
+            if turn >= first:
+                scores.setdefault(path, {})[turn] = score
     weight = {p: sum(v.values()) for p, v in scores.items()}
     chosen = sorted(scores, key=lambda p: (-weight[p], p))[:n_docs]
     cfg = ws.config

@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
     import sqlite3  # type: ignore[no-redef]
 
 from ..errors import InputError, StateError
-from ..records import FileScore, record
+from ..records import decayed, record
 from .index import Doc
 
 TYPE_CHECKING = False
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 DatabaseError = sqlite3.DatabaseError
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 APPLICATION_ID = 0x63747872  # "ctxr"
-SCHEMA_VERSION = 4
 ENV_STATE = "CTX_STATE"
 BUSY_TIMEOUT_MS = 60_000
 OPEN_ATTEMPTS = 8  # opening a state another process is creating: tries, 0.05 s apart and growing
@@ -114,6 +113,91 @@ CREATE TABLE IF NOT EXISTS sent (session TEXT NOT NULL, path TEXT NOT NULL, unit
 DELETE FROM meta WHERE key IN ('config', 'index')
 """
 
+# Version 5: a score is kept with the turn it was set and the rate it decays at, and decays when it is read
+# (score x rate^turns since): a turn writes only the docs it touched. `warm_until` and `live_until` are the last
+# turns its decayed score is at or above the WARM line and above zero, so a turn reads only the docs that can
+# rank and a score that decayed to nothing is deleted by an index. The history records the causes that change
+# something, not a decay row per doc per turn (decay is the rule, told again by `ctx explain` and `ctx chart`).
+# An upgraded score keeps the session's turn, a rate of its doc's as of the first turn that reads it. The text
+# indexes keep no copy of the text (contentless FTS5): the words they were given for a doc are kept once, packed
+# beside its row in lex_docs, so a changed doc's words can be taken out again. The index is built anew. One
+# cause that set many docs to one score in a turn (a keyword shared by hundreds of docs) is one row of
+# history_shared, its docs packed, not a row per doc; what a turn showed is packed when it names many docs.
+FOREVER = 1 << 62
+SCHEMA_V5 = f"""
+ALTER TABLE scores ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE scores ADD COLUMN rate REAL;
+ALTER TABLE scores ADD COLUMN warm_until INTEGER NOT NULL DEFAULT {FOREVER};
+ALTER TABLE scores ADD COLUMN live_until INTEGER NOT NULL DEFAULT {FOREVER};
+UPDATE scores SET turn = coalesce((SELECT turn FROM sessions WHERE name = scores.session), 0);
+CREATE INDEX IF NOT EXISTS scores_warm ON scores (session, warm_until);
+CREATE INDEX IF NOT EXISTS scores_live ON scores (session, live_until);
+DROP TABLE IF EXISTS lex;
+DROP TABLE IF EXISTS sec;
+CREATE VIRTUAL TABLE lex USING fts5(path, title, headings, body, content = '', tokenize = 'porter unicode61');
+CREATE VIRTUAL TABLE sec USING fts5(heading, body, content = '', tokenize = 'porter unicode61');
+ALTER TABLE lex_docs ADD COLUMN packed BLOB;
+DELETE FROM lex_docs;
+DELETE FROM sec_docs;
+DELETE FROM lex_df;
+DELETE FROM docs;
+DELETE FROM kw;
+DELETE FROM sem_pending;
+DELETE FROM meta WHERE key IN ('config', 'index', 'folders');
+CREATE TABLE IF NOT EXISTS history_shared (
+    session TEXT NOT NULL, turn INTEGER NOT NULL, score REAL NOT NULL, causes TEXT NOT NULL, paths BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS history_shared_by_turn ON history_shared (session, turn)
+"""
+
+
+def _run(conn: sqlite3.Connection, statements: str) -> None:
+    for statement in statements.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _to_v2(conn: sqlite3.Connection) -> None:
+    _run(conn, SCHEMA_V2)
+    # Sessions of version 1 kept no time: their idle time (pruning, `--session last`) counts from the upgrade.
+    conn.execute("UPDATE sessions SET updated = coalesce(updated, ?)", (time.time(),))
+
+
+# The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
+# of the connection), so a new state runs them all and an older one the steps after its version. The version
+# check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+KEEP_TURNS = 1000  # a session's history and record of what it showed keep its last this many turns
+PRUNE_EVERY = 100  # turns between two prunings of a session's old turns
+SHARED_FROM = 8  # docs one cause set to one score in a turn, from which the history keeps them in one row
+PACK_SHOWN_FROM = 4096  # bytes of a turn's record of what it showed, from which it is kept compressed
+
+
+def _shown(raw: bytes) -> Any:
+    """A turn's record of what it showed: marshal data, compressed when big (zlib's header byte is 'x', which no
+    marshalled dict starts with)."""
+    raw = bytes(raw)
+    if raw[:1] == b"x":
+        import zlib
+
+        try:
+            raw = zlib.decompress(raw)
+        except zlib.error as exc:
+            raise ForeignState(f"stored turn is damaged: {exc}") from None
+    return loads(raw)
+
+
+def _unpack(packed: bytes, zlib: Any) -> tuple[tuple[str, str, str, str] | None, dict[int, tuple[str, str]]]:
+    """(the fields, section number -> (heading, text)) a doc's words were indexed with (see _save_lexical)."""
+    try:
+        fields, sections = loads(zlib.decompress(bytes(packed)))
+    except zlib.error as exc:
+        raise ForeignState(f"stored text index words are damaged: {exc}") from None
+    return (tuple(fields) if fields is not None else None), {n: tuple(v) for n, v in sections}  # type: ignore[return-value]
+
+
 class ForeignState(sqlite3.DatabaseError):
     """The file is not a ctx state database we can use (another application's, another schema, bad data)."""
 
@@ -143,10 +227,22 @@ def is_corruption(exc: BaseException) -> bool:
 
 
 @record
+class Kept:
+    """A score as kept: the value it was set to at `turn`, decaying by `rate` a turn from then on (None: an
+    upgraded score, at its doc's rate)."""
+
+    score: float
+    turn: int
+    rate: float | None
+    last_hit_turn: int
+    hits: int
+
+
+@record
 class Session:
     name: str
     turn: int
-    scores: dict[str, FileScore]
+    scores: dict[str, Kept]  # every kept score (none when the session was read without them)
     bucket: tuple[float, float]  # rate limit: (tokens left, wall-clock time they were counted)
     semantic: dict[str, Any]  # the semantic layer's memory of this session (see layers.py)
 
@@ -292,7 +388,7 @@ class Store:
                 self._create(conn)
             elif app_id != APPLICATION_ID:
                 raise ForeignState("another application's database")
-            elif version in (1, 2):
+            elif 0 < version < SCHEMA_VERSION:
                 self._upgrade(conn, version)
             elif version != SCHEMA_VERSION:
                 raise ForeignState(f"schema version {version}, this ctx knows {SCHEMA_VERSION}")
@@ -307,29 +403,25 @@ class Store:
         # transaction. Several processes may get here at once: the version check under the write lock
         # makes exactly one of them create the schema.
         conn.execute("PRAGMA journal_mode = WAL")
-        Store._migrate(conn, 0, ";".join((SCHEMA, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)),
-                       f"PRAGMA application_id = {APPLICATION_ID}")
+        Store._migrate(conn, 0, f"PRAGMA application_id = {APPLICATION_ID}")
 
     @staticmethod
     def _upgrade(conn: sqlite3.Connection, version: int) -> None:
-        """An older schema, upgraded in place: sessions, pins and history are kept. 1 -> 2 adds the text index
-        (sessions' idle time counted from now); 2 -> 3 the tables of the in-place model and of settings; 3 -> 4
-        the keyword and hub flags. The docs index is rebuilt (its signature carries the ctx version), and with it
-        the model."""
-        steps = {1: ";".join((SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)), 2: SCHEMA_V3 + ";" + SCHEMA_V4, 3: SCHEMA_V4}
-        Store._migrate(conn, version, steps[version],
-                       f"UPDATE sessions SET updated = coalesce(updated, {time.time()!r})")
+        """An older schema, upgraded in place by the steps after it: sessions, pins, scores and history are
+        kept. The docs index is rebuilt (its signature carries the ctx version), and with it the model."""
+        Store._migrate(conn, version)
 
     @staticmethod
-    def _migrate(conn: sqlite3.Connection, version: int, statements: str, last: str) -> None:
-        """Run `statements`, then `last`, and set the schema version: once, under the write lock, and only
-        while the file is still at `version` (another process may have done it first)."""
+    def _migrate(conn: sqlite3.Connection, version: int, last: str = "") -> None:
+        """Run the steps after `version`, then `last`, and set the schema version: once, under the write lock,
+        and only while the file is still at `version` (another process may have done it first)."""
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] == version:
-                for statement in (statements + ";" + last).split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for step in MIGRATIONS[version:]:
+                    step(conn) if callable(step) else _run(conn, step)
+                if last:
+                    conn.execute(last)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -387,9 +479,9 @@ class Store:
         self.conn.execute("DELETE FROM docs")
         self.conn.execute("DELETE FROM kw")
         self.conn.execute("DELETE FROM lex_docs")
-        self.conn.execute("DELETE FROM lex")
+        self.conn.execute("INSERT INTO lex (lex) VALUES ('delete-all')")  # (contentless: no DELETE)
         self.conn.execute("DELETE FROM sec_docs")
-        self.conn.execute("DELETE FROM sec")
+        self.conn.execute("INSERT INTO sec (sec) VALUES ('delete-all')")
         self.conn.execute("DELETE FROM lex_df")
         self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
 
@@ -413,21 +505,37 @@ class Store:
                                   ((p, seq) for p in (*(d.path for d in docs), *removed, *(p for p, _ in skipped))))
 
     def _save_lexical(self, docs: Iterable[Doc], gone: list[str]) -> None:
-        """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed."""
+        """The text index follows the docs: a changed doc's row is replaced, a gone or skipped doc's removed.
+
+        The FTS5 tables hold no text (contentless): taking a doc's words out needs the words it was given, which
+        lex_docs keeps packed (zlib) beside the doc's row, one copy for both tables."""
+        import zlib
+
         docs = list(docs)
         stale = gone + [d.path for d in docs]
         if stale:
             self.conn.execute("DELETE FROM lex_df")
-        old = self._select_in("SELECT id FROM lex_docs WHERE path IN ({})", stale)
-        self.conn.executemany("DELETE FROM lex WHERE rowid = ?", old)
-        self.conn.executemany("DELETE FROM lex_docs WHERE id = ?", old)
-        old = self._select_in("SELECT id FROM sec_docs WHERE path IN ({})", stale)
-        self.conn.executemany("DELETE FROM sec WHERE rowid = ?", old)
-        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?", old)
+        sections: dict[str, list[tuple[int, int]]] = {}
+        for rowid, path, n in self._select_in("SELECT id, path, ord FROM sec_docs WHERE path IN ({})", stale):
+            sections.setdefault(path, []).append((rowid, n))
+        for rowid, path, packed in self._select_in("SELECT id, path, packed FROM lex_docs WHERE path IN ({})",
+                                                   stale):
+            fields, parts = _unpack(packed, zlib) if packed is not None else (None, {})
+            if fields is not None:
+                self.conn.execute("INSERT INTO lex (lex, rowid, path, title, headings, body) "
+                                  "VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *fields))
+            for sec_id, n in sections.get(path, ()):
+                if n in parts:
+                    self.conn.execute("INSERT INTO sec (sec, rowid, heading, body) VALUES ('delete', ?, ?, ?)",
+                                      (sec_id, *parts[n]))
+            self.conn.execute("DELETE FROM lex_docs WHERE id = ?", (rowid,))
+        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?",
+                              ((i,) for rows in sections.values() for i, _ in rows))
         for d in docs:
             if d.text is None:
                 continue
-            rowid = self.conn.execute("INSERT INTO lex_docs (path) VALUES (?)", (d.path,)).lastrowid
+            packed = zlib.compress(marshal.dumps((d.text, d.sections)))
+            rowid = self.conn.execute("INSERT INTO lex_docs (path, packed) VALUES (?, ?)", (d.path, packed)).lastrowid
             self.conn.execute("INSERT INTO lex (rowid, path, title, headings, body) VALUES (?, ?, ?, ?, ?)",
                               (rowid, *d.text))
             for n, (heading, body) in d.sections:
@@ -450,11 +558,31 @@ class Store:
     def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int,
                          marks: tuple[str, str] = ("**", "**")) -> list[tuple[str, float, str]]:
         """(path, relevance, a snippet of the body around the match, each match between `marks`) of the best
-        docs for an FTS5 query."""
-        return [(p, -s, snippet) for p, s, snippet in self.conn.execute(
-            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, snippet(lex, 3, ?, ?, ' ... ', "
-            "24) FROM lex JOIN lex_docs d ON d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?",
-            (*marks, query, limit))]
+        docs for an FTS5 query.
+
+        The text index keeps no text: the snippets come from the found docs' packed words, put in a throwaway
+        table with the same tokenizer (a snippet depends on its own doc's text and the query only)."""
+        import zlib
+
+        found = [(p, -s, i) for p, s, i in self.conn.execute(
+            f"SELECT d.path, bm25(lex, {', '.join(map(str, weights))}) AS s, d.id FROM lex JOIN lex_docs d ON "
+            "d.id = lex.rowid WHERE lex MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+        if not found:
+            return []
+        packed = dict(self._select_in("SELECT id, packed FROM lex_docs WHERE id IN ({})", [i for *_, i in found]))
+        self.conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_snippets USING fts5(path, title, headings, "
+                          "body, tokenize = 'porter unicode61')")
+        try:
+            for i, raw in packed.items():
+                fields = _unpack(raw, zlib)[0] if raw is not None else None
+                if fields is not None:
+                    self.conn.execute("INSERT INTO temp.lex_snippets (rowid, path, title, headings, body) "
+                                      "VALUES (?, ?, ?, ?, ?)", (i, *fields))
+            snippets = dict(self.conn.execute("SELECT rowid, snippet(lex_snippets, 3, ?, ?, ' ... ', 24) "
+                                              "FROM temp.lex_snippets WHERE lex_snippets MATCH ?", (*marks, query)))
+        finally:
+            self.conn.execute("DELETE FROM temp.lex_snippets")
+        return [(p, s, snippets.get(i, "")) for p, s, i in found]
 
     def lexical_doc_counts(self, words: list[str]) -> dict[str, int]:
         """How many docs' text holds each word (the index's tokenizer stems it), remembered until the text
@@ -597,39 +725,100 @@ class Store:
 
     # -- sessions ---------------------------------------------------------------------------------------------
 
-    def session(self, name: str) -> Session:
+    def session(self, name: str, scores: bool = True) -> Session:
+        """scores: with every kept score of the session (a turn asks for the ones it needs instead)."""
         row = self.conn.execute("SELECT turn, bucket, semantic FROM sessions WHERE name = ?", (name,)).fetchone()
-        scores = {p: FileScore(s, t, h) for p, s, t, h in self.conn.execute(
-            "SELECT path, score, last_hit_turn, hits FROM scores WHERE session = ?", (name,))}
+        kept = self._kept("WHERE session = ? AND live_until >= ?", (name, row[0] if row else 0)) if scores else {}
         if row is None:
-            return Session(name, 0, scores, (-1.0, 0.0), {})
+            return Session(name, 0, kept, (-1.0, 0.0), {})
         bucket = tuple(loads(row[1]))
-        return Session(name, row[0], scores, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
+        return Session(name, row[0], kept, bucket, loads(row[2]) if row[2] else {})  # type: ignore[arg-type]
 
-    def save_turn(self, name: str, turn: int, scores: dict[str, FileScore], causes: dict[str, tuple[str, ...]],
-                  bucket: tuple[float, float], semantic: dict[str, Any], now: float | None = None,
-                  shown: tuple[int, dict[str, tuple[Any, ...]]] | None = None) -> None:
-        """shown: (the chars printed, path -> (tier or why left out, chars[, chars the conversation held and
-        the turn named instead of sending])) of a turn that printed."""
+    def _kept(self, where: str, params: Sequence[Any]) -> dict[str, Kept]:
+        return {p: Kept(s, t, r, h, n) for p, s, t, r, h, n in self.conn.execute(
+            "SELECT path, score, turn, rate, last_hit_turn, hits FROM scores " + where, params)}
+
+    def warm_scores(self, name: str, turn: int) -> dict[str, Kept]:
+        """The kept scores still at or above the WARM line at `turn` (or set before the lines were kept)."""
+        return self._kept("INDEXED BY scores_warm WHERE session = ? AND warm_until >= ?", (name, turn))
+
+    def kept_scores(self, name: str, paths: Iterable[str], turn: int) -> dict[str, Kept]:
+        """The kept scores of these docs that have not decayed to nothing by `turn`."""
+        return {p: Kept(s, t, r, h, n) for p, s, t, r, h, n in self._select_in(
+            "SELECT path, score, turn, rate, last_hit_turn, hits FROM scores WHERE session = ? AND live_until >= ? "
+            "AND path IN ({})", paths, (name, turn))}
+
+    def save_turn(self, name: str, turn: int, scores: Mapping[str, tuple[Kept, int, int]],
+                  causes: Mapping[str, tuple[str, ...]], bucket: tuple[float, float], semantic: dict[str, Any],
+                  now: float | None = None, shown: tuple[int, dict[str, tuple[Any, ...]]] | None = None,
+                  dropped: Iterable[str] = ()) -> None:
+        """scores: path -> (its score as kept, its WARM and zero turns) of the docs this turn set; dropped: the
+        docs whose score it took to zero; causes: path -> what changed its score, for the history (with the
+        score it was set to, or 0). shown: (the chars printed, path -> (tier or why left out, chars[, chars the
+        conversation held and the turn named instead of sending])) of a turn that printed."""
         now = now or time.time()
         self.conn.execute("INSERT OR REPLACE INTO sessions (name, turn, bucket, semantic, updated) "
                           "VALUES (?, ?, ?, ?, ?)",
                           (name, turn, marshal.dumps(bucket), marshal.dumps(semantic), now))
         if shown is not None:
+            raw = marshal.dumps(shown[1])
+            if len(raw) > PACK_SHOWN_FROM:
+                import zlib
+
+                raw = zlib.compress(raw)
             self.conn.execute("INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
-                              (name, turn, now, shown[0], marshal.dumps(shown[1])))
-        self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
-        self.conn.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?)",
-                              ((name, p, fs.score, fs.last_hit_turn, fs.hits) for p, fs in scores.items()))
+                              (name, turn, now, shown[0], raw))
+        self.conn.execute("DELETE FROM scores INDEXED BY scores_live WHERE session = ? AND live_until < ?",
+                          (name, turn))
+        self.conn.executemany("DELETE FROM scores WHERE session = ? AND path = ?", ((name, p) for p in dropped))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO scores (session, path, score, last_hit_turn, hits, turn, rate, warm_until, "
+            "live_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((name, p, k.score, k.last_hit_turn, k.hits, k.turn, k.rate, warm, live)
+             for p, (k, warm, live) in scores.items()))
+        if turn % PRUNE_EVERY == 0 and turn > KEEP_TURNS:
+            self.prune_turns(name, turn - KEEP_TURNS + 1)
+        groups: dict[tuple[float, tuple[str, ...]], list[str]] = {}
+        for p, c in causes.items():
+            groups.setdefault((scores[p][0].score if p in scores else 0.0, c), []).append(p)
+        shared = {key: paths for key, paths in groups.items() if len(paths) >= SHARED_FROM}
         self.conn.executemany(
             "INSERT INTO history VALUES (?, ?, ?, ?, ?)",
-            ((name, turn, p, scores[p].score if p in scores else 0.0, CAUSE_SEPARATOR.join(c))
-             for p, c in causes.items()))
+            ((name, turn, p, score, CAUSE_SEPARATOR.join(c)) for (score, c), paths in groups.items()
+             if (score, c) not in shared for p in paths))
+        if shared:
+            import zlib
+
+            self.conn.executemany("INSERT INTO history_shared VALUES (?, ?, ?, ?, ?)",
+                                  ((name, turn, score, CAUSE_SEPARATOR.join(c),
+                                    zlib.compress(marshal.dumps(sorted(paths))))
+                                   for (score, c), paths in shared.items()))
+
+    def prune_turns(self, name: str, before: int) -> None:
+        """Forget what a session's turns before `before` recorded (history, what they showed); its scores stay."""
+        for table in ("history", "history_shared", "turns"):
+            self.conn.execute(f"DELETE FROM {table} WHERE session = ? AND turn < ?", (name, before))
 
     def history(self, name: str, path: str) -> list[tuple[int, float, str]]:
-        return list(self.conn.execute(
+        rows = list(self.conn.execute(
             "SELECT turn, score, causes FROM history WHERE session = ? AND path = ? ORDER BY turn, rowid",
             (name, path)))
+        rows += [(t, s, c) for t, p, s, c in self._shared(name) if p == path]
+        return sorted(rows, key=lambda row: row[0])
+
+    def _shared(self, name: str) -> list[tuple[int, str, float, str]]:
+        """(turn, path, score, causes) of the shared rows of a session's history, unpacked."""
+        import zlib
+
+        out = []
+        for turn, score, causes, paths in self.conn.execute(
+                "SELECT turn, score, causes, paths FROM history_shared WHERE session = ? ORDER BY turn, rowid",
+                (name,)):
+            try:
+                out += [(turn, p, score, causes) for p in loads(zlib.decompress(bytes(paths)))]
+            except zlib.error as exc:
+                raise ForeignState(f"stored history is damaged: {exc}") from None
+        return out
 
     # -- the semantic model (built by semantic.build when the index changes) ---------------------------------
 
@@ -720,9 +909,10 @@ class Store:
         out = []
         for name, turn, updated in self.conn.execute(
                 "SELECT name, turn, updated FROM sessions ORDER BY updated DESC, name").fetchall():
-            top = self.conn.execute("SELECT path, score FROM scores WHERE session = ? ORDER BY score DESC, path "
-                                    "LIMIT 3", (name,)).fetchall()
-            out.append((name, turn, updated, [(p, s) for p, s in top]))
+            now = [(p, decayed(k.score, k.rate if k.rate is not None else 1.0, turn - k.turn))
+                   for p, k in self._kept("WHERE session = ? AND live_until >= ?", (name, turn)).items()]
+            top = sorted(now, key=lambda ps: (-ps[1], ps[0]))[:3]
+            out.append((name, turn, updated, top))
         return out
 
     def prune_sessions(self, before: float, keep: str) -> list[str]:
@@ -738,12 +928,13 @@ class Store:
         query = "SELECT session, turn, time, chars, shown FROM turns"
         rows = self.conn.execute(query + " ORDER BY session, turn").fetchall() if names is None else \
             self._select_in(query + " WHERE session IN ({}) ORDER BY session, turn", names)
-        return [(s, t, w, c, loads(sh)) for s, t, w, c, sh in rows]
+        return [(s, t, w, c, _shown(sh)) for s, t, w, c, sh in rows]
 
     def all_history(self, name: str) -> list[tuple[int, str, float, str]]:
         """(turn, path, score, causes) of every score change in a session, in order."""
-        return list(self.conn.execute("SELECT turn, path, score, causes FROM history WHERE session = ? "
+        rows = list(self.conn.execute("SELECT turn, path, score, causes FROM history WHERE session = ? "
                                       "ORDER BY turn, rowid", (name,)))
+        return sorted(rows + self._shared(name), key=lambda row: row[0])
 
     def doc_tokens(self) -> dict[str, tuple[int, int, int, int]]:
         """path -> (mtime_ns, size, chars, tokens) as last counted."""
@@ -757,6 +948,7 @@ class Store:
         self.conn.execute("DELETE FROM turns WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM scores WHERE session = ?", (name,))
         self.conn.execute("DELETE FROM history WHERE session = ?", (name,))
+        self.conn.execute("DELETE FROM history_shared WHERE session = ?", (name,))
         self.forget_sent(name)
         return existed
 

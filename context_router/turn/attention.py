@@ -6,7 +6,7 @@ Scores live in a plain dict: only files ever hit carry a score, so a turn touche
 
 from __future__ import annotations
 
-from ..records import FileScore, record, replace
+from ..records import FileScore, decayed, record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,9 +61,9 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
     for path, fs in previous.items():
         if not known(path):
             continue
-        decayed = fs.score * decay_rate(path)
-        scores[path] = replace(fs, score=decayed)
-        note(path, "decay")
+        # Positional, not replace(): a turn may decay thousands of scores that can rank.
+        scores[path] = FileScore(fs.score * decay_rate(path), fs.last_hit_turn, fs.hits)
+        causes[path] = ["decay"]
 
     for path, kws in hits.items():
         scores[path] = FileScore(1.0, turn, len(kws))
@@ -109,3 +109,39 @@ def update(previous: Mapping[str, FileScore], turn: int, hits: Mapping[str, list
             continue
         final[path] = replace(fs, score=clamp(fs.score))
     return Update(final, {p: tuple(c) for p, c in causes.items()}, frozenset(hits))
+
+
+FOREVER = 1 << 62  # a score that never decays below a line
+
+
+def last_turn_at(score: float, rate: float, turn: int, line: float) -> int:
+    """The last turn at which a score set to `score` at `turn` is still at or above `line` (turn - 1: never)."""
+    if score < line:
+        return turn - 1
+    if rate >= 1.0:
+        return FOREVER
+    k = 0
+    while score * rate >= line:
+        score *= rate
+        k += 1
+    return turn + k
+
+
+def story(rows: Sequence[tuple[int, float, str]], rate: float, last: int) -> list[tuple[int, float, str]]:
+    """A doc's history turn by turn up to turn `last`: the recorded rows (turn, score, causes), and between and
+    after them the turns that only decayed it, told again by the rule (the history keeps no row for those):
+    "decay" while the score stays above zero, then "decay\tzero" once and nothing more."""
+    out: list[tuple[int, float, str]] = []
+    for i, (turn, score, causes) in enumerate(rows):
+        out.append((turn, score, causes))
+        end = rows[i + 1][0] if i + 1 < len(rows) else last + 1
+        if i + 1 < len(rows) and rows[i + 1][0] == turn:
+            continue
+        for t in range(turn + 1, end):
+            score = decayed(score, rate, 1)
+            if score < ZERO:
+                if out[-1][1] > 0.0:
+                    out.append((t, 0.0, "decay\tzero"))
+                break
+            out.append((t, score, "decay"))
+    return out
