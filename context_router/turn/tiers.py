@@ -290,7 +290,7 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
     return rooms
 
 
-SMALL_SHARE = 0.35  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
+SMALL_SHARE = 0.5  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
 # by its best parts
 PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc
 CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
