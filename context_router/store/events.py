@@ -1,0 +1,93 @@
+"""The files the agent read or edited, per session: written by the after-tool hook, read by the next turn.
+
+A file of its own beside the state (`events.db`), not a table in it: the event path must cost no more than
+the floor of any Python + SQLite hook, so it never opens the state (its schema checks, its write lock held
+by a turn or a watcher) and a turn reads and clears the rows in one short transaction of its own.
+"""
+
+from __future__ import annotations
+
+import os
+
+try:
+    import _sqlite3 as sqlite3  # the C module alone, as the state does: no `datetime` on the hook path
+except ImportError:  # pragma: no cover - an interpreter without the C module's public name
+    import sqlite3  # type: ignore[no-redef]
+
+EVENTS_NAME = "events.db"
+TABLE = ("CREATE TABLE IF NOT EXISTS touched (seq INTEGER PRIMARY KEY, session TEXT NOT NULL, path TEXT NOT NULL, "
+         "kind TEXT NOT NULL)")
+BUSY_S = 1.0  # parallel tool hooks of one batch write at once; each waits for the others' few microseconds
+KEEP_ROWS = 512  # a session's rows kept for the next turn: an agent that reads thousands of files between two
+# prompts leaves the last ones, and the file never grows past a few tens of KB per session
+READ = "read"
+EDIT = "edit"
+
+
+def events_path(state_path: str) -> str:
+    return os.path.join(os.path.dirname(state_path), EVENTS_NAME)
+
+
+def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> bool:
+    """Add (path, read|edit) rows for the session. Nothing when ctx never ran here (no state folder): the
+    hook then has no project to serve. False when the file could not be written."""
+    folder = os.path.dirname(state_path)
+    if not touched or not os.path.isdir(folder):
+        return False
+    path = os.path.join(folder, EVENTS_NAME)
+    new = not os.path.exists(path)
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
+    except sqlite3.Error:
+        return False
+    try:
+        if new:
+            conn.execute("PRAGMA journal_mode = WAL")  # a turn reading never waits for an event writing
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(TABLE)
+        conn.executemany("INSERT INTO touched (session, path, kind) VALUES (?, ?, ?)",
+                         [(session, p, k) for p, k in touched])
+        return True
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str]]:
+    """The session's (path, kind) rows since the last turn, oldest first; consume: remove them (a turn that
+    saves). A missing, locked or damaged file is no rows: the events are evidence, never a reason to fail."""
+    path = events_path(state_path)
+    if not os.path.exists(path):
+        return []
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
+    except sqlite3.Error:
+        return []
+    try:
+        conn.execute("BEGIN IMMEDIATE" if consume else "BEGIN")
+        rows = conn.execute("SELECT seq, path, kind FROM touched WHERE session = ? ORDER BY seq DESC LIMIT ?",
+                            (session, KEEP_ROWS)).fetchall()
+        if consume and rows:
+            conn.execute("DELETE FROM touched WHERE session = ? AND seq <= ?", (session, rows[0][0]))
+        conn.execute("COMMIT")
+        return [(p, k) for _, p, k in reversed(rows)]
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+
+
+def forget(state_path: str, session: str) -> None:
+    """Drop a session's rows (`ctx reset`)."""
+    path = events_path(state_path)
+    if not os.path.exists(path):
+        return
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
+        try:
+            conn.execute("DELETE FROM touched WHERE session = ?", (session,))
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass
