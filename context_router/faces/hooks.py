@@ -214,7 +214,8 @@ def _heard_tool(host: str, raw: bytes, opts: dict[str, str]) -> bool:
     data = _json_object(raw)
     if data.get("hook_event_name") != TOOL_EVENTS[host]:
         return False
-    note_tool_event(host, data, opts, _session(data.get("session_id")))
+    session = opts.get("session") or os.environ.get(ENV_SESSION) or _session(data.get("session_id")) or "default"
+    note_tool_event(host, data, opts, session, lambda folder: find_project(folder, opts, PROJECT_ENV.get(host)))
     return True
 
 

@@ -18,6 +18,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 TOOL_EVENTS = {"claude": "PostToolUse", "gemini": "AfterTool", "codex": "PostToolUse"}
@@ -98,20 +99,19 @@ def state_path(folder: str, config: str | None, docs: str | None) -> str:
     return os.path.join(base, ".ctx", "state.db")
 
 
-def note_tool_event(host: str, data: dict[str, Any], opts: dict[str, str], session_id: str | None) -> int:
-    """Record the files of one after-tool event for its session; how many were noted."""
-    from .hooks import ENV_SESSION, PROJECT_ENV, find_project
-
+def note_tool_event(host: str, data: dict[str, Any], opts: dict[str, str], session: str,
+                    find_project: Callable[[str], tuple[str, str | None, bool] | None]) -> int:
+    """Record the files of one after-tool event for the session; how many were noted. find_project: the
+    hook's own search for the project of a folder (hooks.find_project)."""
     cwd = data.get("cwd")
     workdir = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else os.getcwd()
     touched = touched_files(host, data, workdir)
     if not touched or "dry-run" in opts:
         return 0
-    project = find_project(workdir, opts, PROJECT_ENV.get(host))
+    project = find_project(workdir)
     if project is None:
         return 0
     folder, config, _ = project
-    session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
     rows = [(os.path.normpath(os.path.join(workdir, p)), kind) for p, kind in touched]
     from ..store import events
 
