@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,164 @@ def test_without_the_event_the_same_prompt_does_not(shop):
     prompt("claude", shop, "hello")
     context = prompt("claude", shop, FOLLOW_UP)
     assert "billing.md" not in shown(context) and "search.md" not in shown(context)
+
+
+def scores(root: Path, session: str = "s-1") -> dict[str, float]:
+    from context_router.router import TurnRequest, route
+
+    result = route(TurnRequest("status only", session=session, dry_run=True, fmt="json"), str(root / "config.yaml"))
+    return {f["path"]: f["score"] for f in json.loads(result.text)["files"]}
+
+
+def test_the_lift_decays_like_other_evidence(shop):
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py"))
+    assert "━━━ [🔥 HOT] billing.md" in prompt("claude", shop, FOLLOW_UP)
+    later = prompt("claude", shop, "and what else could it be?")
+    assert "━━━ [🔥 HOT] billing.md" not in later  # no new event: the lift is not renewed
+    assert "billing.md" in shown(later)  # decayed, still in view
+
+
+def test_the_prompt_decides_hot_when_it_points_elsewhere(shop):
+    (shop / "config.yaml").write_text((shop / "config.yaml").read_text() + "keywords:\n  deploy.md: [rollback]\n")
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py"))
+    context = prompt("claude", shop, "how does a rollback work?")
+    assert "━━━ [🔥 HOT] deploy.md" in context
+    assert "━━━ [🌡️ WARM] billing.md" in context
+
+
+def test_config_paths_and_cursor_globs_claim_files(shop):
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Write", "src/api/routes.py"))
+    assert "━━━ [🔥 HOT] api.md" in prompt("claude", shop, FOLLOW_UP)  # config.yaml `paths:`
+    hook("claude", claude_tool(shop, "Read", "src/auth/session.py"))
+    assert "━━━ [🔥 HOT] auth.md" in prompt("claude", shop, FOLLOW_UP)  # front matter `globs:` as one string
+
+
+def test_events_are_per_session(shop):
+    prompt("claude", shop, "hello", session="a")
+    prompt("claude", shop, "hello", session="b")
+    hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py", session="a"))
+    assert "billing.md" not in shown(prompt("claude", shop, FOLLOW_UP, session="b"))
+    assert "billing.md" in shown(prompt("claude", shop, FOLLOW_UP, session="a"))
+
+
+def test_gemini_after_tool(shop):
+    prompt("gemini", shop, "hello")
+    assert hook("gemini", gemini_tool(shop, "replace", "src/billing/invoice.py")) == (0, "", "")
+    assert "━━━ [🔥 HOT] billing.md" in prompt("gemini", shop, FOLLOW_UP)
+
+
+def test_codex_apply_patch_and_shell_reads(shop):
+    prompt("codex", shop, "hello")
+    patch = ("*** Begin Patch\n*** Update File: src/billing/invoice.py\n@@\n-    lines = []\n+    lines = [] \n"
+             "*** End Patch\n")
+    assert hook("codex", codex_tool(shop, "apply_patch", patch)) == (0, "", "")
+    assert "━━━ [🔥 HOT] billing.md" in prompt("codex", shop, FOLLOW_UP)
+    assert hook("codex", codex_tool(shop, "Bash", "sed -n 1,40p src/search/parser.py | head")) == (0, "", "")
+    assert "━━━ [🔥 HOT] search.md" in prompt("codex", shop, FOLLOW_UP)
+
+
+@pytest.mark.parametrize("tool, tool_input", [
+    ("Bash", {"command": "ls"}),  # not a file tool
+    ("Read", {}),  # no file
+    ("Read", {"file_path": 42}),
+    ("Edit", "not an object"),
+])
+def test_events_without_a_file_note_nothing(shop, isolated_state, tool, tool_input):
+    prompt("claude", shop, "hello")
+    data = {**claude_tool(shop, "Read", "x"), "tool_name": tool, "tool_input": tool_input}
+    assert hook("claude", data) == (0, "", "")
+    assert not (isolated_state.parent / "events.db").exists()
+
+
+@pytest.mark.parametrize("raw", [b'{"hook_event_name": "PostToolUse", "tool_name": ', b'"PostToolUse"',
+                                 b'{"hook_event_name": "PostToolUse", "cwd": "/nonexistent/x", "tool_name": "Read",'
+                                 b' "tool_input": {"file_path": "/nonexistent/x/a.py"}}'])
+def test_a_broken_event_exits_0_and_prints_nothing(raw):
+    out, err = io.StringIO(), io.StringIO()
+    assert run_hook("claude", [], stdin=io.BytesIO(raw), stdout=out, stderr=err) == 0
+    assert out.getvalue() == "" and err.getvalue().count("\n") <= 1
+
+
+def test_an_event_before_any_turn_writes_nothing(shop, isolated_state):
+    assert hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py")) == (0, "", "")
+    assert not isolated_state.parent.exists()  # ctx never ran here: no state folder is made for an event
+
+
+def test_a_prompt_that_mentions_the_event_name_is_still_a_prompt(shop):
+    assert "testing.md" in shown(prompt("claude", shop, "what does PostToolUse do when a test fails?"))
+
+
+def test_a_damaged_events_file_is_no_evidence(shop, isolated_state):
+    prompt("claude", shop, "hello")
+    (isolated_state.parent / "events.db").write_bytes(b"not a database" * 100)
+    hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py"))
+    context = prompt("claude", shop, FOLLOW_UP)
+    assert context != "" and "billing.md" not in shown(context)
+
+
+def test_the_event_path_loads_only_what_it_needs(shop, isolated_state):
+    """No router, store, stages, YAML, json or re: an event parses, finds the project, notes, exits."""
+    prompt("claude", shop, "hello")
+    raw = json.dumps(claude_tool(shop, "Edit", "src/billing/invoice.py")).encode()
+    probe = (
+        "import io, sys\n"
+        "before = set(sys.modules)\n"
+        "from context_router.entry import main\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({raw!r}))\n"
+        "assert main(['hook', 'claude']) == 0\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "CTX_STATE": str(isolated_state)}
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    loaded = set(res.stdout.split())
+    ours = {m for m in loaded if m.startswith("context_router")}
+    assert ours <= {"context_router", "context_router.entry", "context_router.faces", "context_router.faces.hooks",
+                    "context_router.faces.toolhook", "context_router.errors", "context_router.fastjson",
+                    "context_router.config", "context_router.records", "context_router.store",
+                    "context_router.store.events"}, sorted(ours)
+    assert not loaded & {"re", "json", "yaml", "sqlite3", "datetime", "typer", "rich", "numpy"}, sorted(loaded)
+    assert "billing.md" in shown(prompt("claude", shop, FOLLOW_UP))  # and the event was noted
+
+
+@pytest.mark.parametrize("host, event, matcher", [
+    ("claude", "PostToolUse", "Read|Edit|MultiEdit|Write|NotebookEdit"),
+    ("gemini", "AfterTool", "read_file|read_many_files|write_file|replace"),
+    ("codex", "PostToolUse", "apply_patch|Bash"),
+])
+def test_install_registers_the_after_tool_event(tmp_path, host, event, matcher):
+    from context_router.faces.install import hook_path, install_hook, uninstall_hook
+
+    path = hook_path(host, str(tmp_path))
+    other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint-it"}]}
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    Path(path).write_text(json.dumps({"hooks": {event: [other]}}))
+    assert install_hook(host, path, "ctx hook " + host)[0] == "added"
+    groups = json.loads(Path(path).read_text())["hooks"][event]
+    assert groups[0] == other  # the user's own hook is kept
+    ours = [g for g in groups if g.get("matcher") == matcher]
+    assert len(ours) == 1 and ours[0]["hooks"][0]["command"] == "ctx hook " + host
+    assert ours[0]["hooks"][0].get("async", False) is (host == "claude")  # the one host that need not wait
+    before = Path(path).read_text()
+    assert install_hook(host, path, "ctx hook " + host)[0] == "unchanged" and Path(path).read_text() == before
+    install_hook(host, path, "/usr/bin/ctx hook " + host)
+    assert [h["command"] for g in json.loads(Path(path).read_text())["hooks"][event] for h in g["hooks"]] == \
+        ["lint-it", "/usr/bin/ctx hook " + host]
+    assert uninstall_hook(host, path)
+    assert json.loads(Path(path).read_text())["hooks"] == {event: [other]}
+
+
+@pytest.mark.parametrize("value, message", [
+    ("paths: [billing.md]", "paths: must be a mapping, got a list"),
+    ("paths: {billing.md: 3}", "paths.billing.md: must be a list of strings, got an integer"),
+    ("paths: {billing.md: ['!src/x']}", "paths.billing.md: '!src/x': a doc claims files, it cannot exclude them"),
+    ("paths: {billing.md: ['" + "a" * 301 + "']}", "paths.billing.md: a glob is over 300 characters"),
+])
+def test_config_paths_errors_name_the_key(shop, ctx, value, message):
+    (shop / "config.yaml").write_text("docs: docs\n" + value + "\n")
+    res = ctx("route", "--config", str(shop / "config.yaml"), "invoices")
+    assert res.code == 2
+    assert res.err.strip().endswith(message) and res.err.count("\n") == 1, res.err
