@@ -182,12 +182,14 @@ def test_a_prompt_that_mentions_the_event_name_is_still_a_prompt(shop):
     assert "testing.md" in shown(prompt("claude", shop, "what does PostToolUse do when a test fails?"))
 
 
-def test_a_damaged_events_file_is_no_evidence(shop, isolated_state):
+def test_a_damaged_events_file_is_no_evidence_and_is_started_afresh(shop, isolated_state):
     prompt("claude", shop, "hello")
-    (isolated_state.parent / "events.db").write_bytes(b"not a database" * 100)
     hook("claude", claude_tool(shop, "Edit", "src/billing/invoice.py"))
+    (isolated_state.parent / "events.db").write_bytes(b"not a database" * 100)
     context = prompt("claude", shop, FOLLOW_UP)
     assert context != "" and "billing.md" not in shown(context)
+    assert hook("claude", claude_tool(shop, "Read", "src/search/parser.py")) == (0, "", "")
+    assert "━━━ [🔥 HOT] search.md" in prompt("claude", shop, FOLLOW_UP)
 
 
 def test_the_event_path_loads_only_what_it_needs(shop, isolated_state):

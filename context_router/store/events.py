@@ -3,6 +3,10 @@
 A file of its own beside the state (`events.db`), not a table in it: the event path must cost no more than
 the floor of any Python + SQLite hook, so it never opens the state (its schema checks, its write lock held
 by a turn or a watcher) and a turn reads and clears the rows in one short transaction of its own.
+
+Rollback journal, synchronous off: measured, a WAL file's checkpoint when the connection closes cost 20 ms
+of fsync per event, the rest 0.1 ms. What that trades is the last events on a power cut, or a damaged
+file: the rows are evidence, so a damaged file is simply started afresh.
 """
 
 from __future__ import annotations
@@ -35,23 +39,32 @@ def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> boo
     if not touched or not os.path.isdir(folder):
         return False
     path = os.path.join(folder, EVENTS_NAME)
-    new = not os.path.exists(path)
-    try:
-        conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
-    except sqlite3.Error:
-        return False
-    try:
-        if new:
-            conn.execute("PRAGMA journal_mode = WAL")  # a turn reading never waits for an event writing
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute(TABLE)
-        conn.executemany("INSERT INTO touched (session, path, kind) VALUES (?, ?, ?)",
-                         [(session, p, k) for p, k in touched])
-        return True
-    except sqlite3.Error:
-        return False
-    finally:
-        conn.close()
+    rows = [(session, p, k) for p, k in touched]
+    for attempt in range(2):
+        try:
+            conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
+        except sqlite3.Error:
+            return False
+        try:
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute(TABLE)
+            conn.executemany("INSERT INTO touched (session, path, kind) VALUES (?, ?, ?)", rows)
+            return True
+        except sqlite3.DatabaseError as exc:
+            if attempt or not _damaged(exc):
+                return False
+        finally:
+            conn.close()
+        try:
+            os.unlink(path)  # damaged: start afresh, the lost rows were evidence only
+        except OSError:
+            return False
+    return False
+
+
+def _damaged(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text
 
 
 def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str]]:
