@@ -465,9 +465,10 @@ def agent_work(ws: Workspace, session: str, consume: bool) -> AgentWork:
     project, docs = project_folder(cfg), cfg.docs_root
     files: list[tuple[str, str]] = []
     reads: list[str] = []
-    for path, kind in rows:
+    for path, kind, stamp in rows:
         if path == docs or path.startswith(docs.rstrip(os.sep) + os.sep):
-            if kind == "read":  # a doc read whole is held by the conversation; a glance at part of it is not
+            # A doc read whole, and unchanged since, is held by the conversation; a glance at part is not.
+            if kind == events.READ and stamp is not None and stamp == events.stamp(path):
                 reads.append(os.path.relpath(path, docs).replace(os.sep, "/"))
             continue
         if path.startswith(project.rstrip(os.sep) + os.sep):

@@ -255,3 +255,35 @@ def test_config_paths_errors_name_the_key(shop, ctx, value, message):
     res = ctx("route", "--config", str(shop / "config.yaml"), "invoices")
     assert res.code == 2
     assert res.err.strip().endswith(message) and res.err.count("\n") == 1, res.err
+
+
+BILLING_LINE = "The tax of each line is rounded half-even to the cent, then the lines are summed"
+
+
+def test_a_doc_the_agent_read_is_held_not_sent_again(shop):
+    prompt("claude", shop, "hello")
+    assert hook("claude", claude_tool(shop, "Read", "docs/billing.md")) == (0, "", "")
+    context = prompt("claude", shop, "how are invoice totals rounded?")
+    assert "billing.md" in shown(context)
+    assert BILLING_LINE not in context and "already in this conversation" in context
+
+
+def test_a_part_of_a_doc_read_is_not_the_whole(shop):
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Read", "docs/billing.md", offset=1, limit=5))
+    assert BILLING_LINE in prompt("claude", shop, "how are invoice totals rounded?")
+
+
+def test_a_host_without_history_is_sent_the_doc_it_read(shop):
+    (shop / "config.yaml").write_text((shop / "config.yaml").read_text() + "hosts: {claude: {history: false}}\n")
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Read", "docs/billing.md"))
+    assert BILLING_LINE in prompt("claude", shop, "how are invoice totals rounded?")
+
+
+def test_a_doc_changed_since_the_agent_read_it_is_sent(shop):
+    prompt("claude", shop, "hello")
+    hook("claude", claude_tool(shop, "Read", "docs/billing.md"))
+    doc = shop / "docs" / "billing.md"
+    doc.write_text(doc.read_text() + "\nRefunds are credit notes.\n")
+    assert BILLING_LINE in prompt("claude", shop, "how are invoice totals rounded?")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..router import TurnRequest, run_turn
-from ..store import index
+from ..store import events, index
 from ..turn.tiers import HOT, Plan
 from ..workspace import Workspace, refresh
 
@@ -185,6 +185,7 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
         finally:
             with ws.store.transaction():
                 ws.store.reset(session)
+            events.forget(ws.store.path, session)
     return Report(tuple(outcomes), budget)
 
 

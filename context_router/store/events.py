@@ -19,8 +19,9 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
     import sqlite3  # type: ignore[no-redef]
 
 EVENTS_NAME = "events.db"
+# stamp: "mtime_ns:size" of a file read whole when it was read (the turn holds a doc read so, if unchanged)
 TABLE = ("CREATE TABLE IF NOT EXISTS touched (seq INTEGER PRIMARY KEY, session TEXT NOT NULL, path TEXT NOT NULL, "
-         "kind TEXT NOT NULL)")
+         "kind TEXT NOT NULL, stamp TEXT)")
 BUSY_S = 1.0  # parallel tool hooks of one batch write at once; each waits for the others' few microseconds
 KEEP_ROWS = 512  # a session's rows kept for the next turn: an agent that reads thousands of files between two
 # prompts leaves the last ones, and the file never grows past a few tens of KB per session
@@ -32,14 +33,22 @@ def events_path(state_path: str) -> str:
     return os.path.join(os.path.dirname(state_path), EVENTS_NAME)
 
 
+def stamp(path: str) -> str | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
 def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> bool:
-    """Add (path, read|edit) rows for the session. Nothing when ctx never ran here (no state folder): the
-    hook then has no project to serve. False when the file could not be written."""
+    """Add (path, read|glance|edit) rows for the session (a whole read with the file's stamp). Nothing when
+    ctx never ran here (no state folder): the hook then has no project to serve. False when not written."""
     folder = os.path.dirname(state_path)
     if not touched or not os.path.isdir(folder):
         return False
     path = os.path.join(folder, EVENTS_NAME)
-    rows = [(session, p, k) for p, k in touched]
+    rows = [(session, p, k, stamp(p) if k == READ else None) for p, k in touched]
     for attempt in range(2):
         try:
             conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
@@ -48,7 +57,7 @@ def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> boo
         try:
             conn.execute("PRAGMA synchronous = OFF")
             conn.execute(TABLE)
-            conn.executemany("INSERT INTO touched (session, path, kind) VALUES (?, ?, ?)", rows)
+            conn.executemany("INSERT INTO touched (session, path, kind, stamp) VALUES (?, ?, ?, ?)", rows)
             return True
         except sqlite3.DatabaseError as exc:
             if attempt or not _damaged(exc):
@@ -67,8 +76,8 @@ def _damaged(exc: BaseException) -> bool:
     return "not a database" in text or "malformed" in text
 
 
-def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str]]:
-    """The session's (path, kind) rows since the last turn, oldest first; consume: remove them (a turn that
+def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str, str | None]]:
+    """The session's (path, kind, stamp) rows since the last turn, oldest first; consume: remove them (a turn that
     saves). A missing, locked or damaged file is no rows: the events are evidence, never a reason to fail."""
     path = events_path(state_path)
     if not os.path.exists(path):
@@ -79,12 +88,12 @@ def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str]]:
         return []
     try:
         conn.execute("BEGIN IMMEDIATE" if consume else "BEGIN")
-        rows = conn.execute("SELECT seq, path, kind FROM touched WHERE session = ? ORDER BY seq DESC LIMIT ?",
+        rows = conn.execute("SELECT seq, path, kind, stamp FROM touched WHERE session = ? ORDER BY seq DESC LIMIT ?",
                             (session, KEEP_ROWS)).fetchall()
         if consume and rows:
             conn.execute("DELETE FROM touched WHERE session = ? AND seq <= ?", (session, rows[0][0]))
         conn.execute("COMMIT")
-        return [(p, k) for _, p, k in reversed(rows)]
+        return [(p, k, st) for _, p, k, st in reversed(rows)]
     except sqlite3.Error:
         return []
     finally:
