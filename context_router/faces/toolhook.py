@@ -115,4 +115,7 @@ def note_tool_event(host: str, data: dict[str, Any], opts: dict[str, str], sessi
     rows = [(os.path.normpath(os.path.join(workdir, p)), kind) for p, kind in touched]
     from ..store import events
 
-    return len(rows) if events.record(state_path(folder, config, opts.get("docs")), session, rows) else 0
+    transcript = data.get("transcript_path")
+    transcript = transcript if isinstance(transcript, str) and 0 < len(transcript) <= MAX_PATH_CHARS else None
+    done = events.record(state_path(folder, config, opts.get("docs")), session, rows, transcript)
+    return len(rows) if done else 0

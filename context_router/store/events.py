@@ -22,6 +22,7 @@ EVENTS_NAME = "events.db"
 # stamp: "mtime_ns:size" of a file read whole when it was read (the turn holds a doc read so, if unchanged)
 TABLE = ("CREATE TABLE IF NOT EXISTS touched (seq INTEGER PRIMARY KEY, session TEXT NOT NULL, path TEXT NOT NULL, "
          "kind TEXT NOT NULL, stamp TEXT)")
+TRANSCRIPTS = "CREATE TABLE IF NOT EXISTS transcripts (session TEXT PRIMARY KEY, path TEXT NOT NULL) WITHOUT ROWID"
 BUSY_S = 1.0  # parallel tool hooks of one batch write at once; each waits for the others' few microseconds
 KEEP_ROWS = 512  # a session's rows kept for the next turn: an agent that reads thousands of files between two
 # prompts leaves the last ones, and the file never grows past a few tens of KB per session
@@ -41,9 +42,10 @@ def stamp(path: str) -> str | None:
     return f"{st.st_mtime_ns}:{st.st_size}"
 
 
-def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> bool:
+def record(state_path: str, session: str, touched: list[tuple[str, str]], transcript: str | None = None) -> bool:
     """Add (path, read|glance|edit) rows for the session (a whole read with the file's stamp). Nothing when
-    ctx never ran here (no state folder): the hook then has no project to serve. False when not written."""
+    ctx never ran here (no state folder): the hook then has no project to serve. False when not written.
+    transcript: where the host keeps the conversation (`ctx stats` reads what the model used from it)."""
     folder = os.path.dirname(state_path)
     if not touched or not os.path.isdir(folder):
         return False
@@ -57,7 +59,14 @@ def record(state_path: str, session: str, touched: list[tuple[str, str]]) -> boo
         try:
             conn.execute("PRAGMA synchronous = OFF")
             conn.execute(TABLE)
+            if transcript is None:
+                conn.executemany("INSERT INTO touched (session, path, kind, stamp) VALUES (?, ?, ?, ?)", rows)
+                return True
+            conn.execute("BEGIN")
             conn.executemany("INSERT INTO touched (session, path, kind, stamp) VALUES (?, ?, ?, ?)", rows)
+            conn.execute(TRANSCRIPTS)
+            conn.execute("INSERT OR REPLACE INTO transcripts VALUES (?, ?)", (session, transcript))
+            conn.execute("COMMIT")
             return True
         except sqlite3.DatabaseError as exc:
             if attempt or not _damaged(exc):
@@ -98,6 +107,21 @@ def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str, s
         return []
     finally:
         conn.close()
+
+
+def transcripts(state_path: str) -> dict[str, str]:
+    """session -> the transcript its host named (none when no event was ever heard)."""
+    path = events_path(state_path)
+    if not os.path.exists(path):
+        return {}
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_S, isolation_level=None)
+        try:
+            return dict(conn.execute("SELECT session, path FROM transcripts"))
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return {}
 
 
 def forget(state_path: str, session: str) -> None:
