@@ -500,6 +500,11 @@ def work_signals(ws: Workspace, work: AgentWork, prompt_docs: frozenset[str]) ->
         own, folder = claims.name_queries(path)
         named[path] = _search_until(ws.store, own, claims.PER_FILE)
         near[path] = _search_until(ws.store, folder, claims.PER_FILE) if len(named[path]) < claims.PER_FILE else []
+    # A hub page (an index, a map of the code) names every file once: naming is no evidence that it is about one.
+    found = sorted({d for docs in (*named.values(), *near.values()) for d in docs})
+    hubs = ws.store.hubs(found) if found else frozenset()
+    named = {p: [d for d in docs if d not in hubs] for p, docs in named.items()}
+    near = {p: [d for d in docs if d not in hubs] for p, docs in near.items()}
     return claims.signals(work.files, claimed, named, near, cfg.hot.threshold, cfg.warm.threshold, prompt_docs)
 
 

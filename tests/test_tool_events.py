@@ -287,3 +287,30 @@ def test_a_doc_changed_since_the_agent_read_it_is_sent(shop):
     doc = shop / "docs" / "billing.md"
     doc.write_text(doc.read_text() + "\nRefunds are credit notes.\n")
     assert BILLING_LINE in prompt("claude", shop, "how are invoice totals rounded?")
+
+
+def replay_figures(ctx, shop: Path, *flags: str) -> dict:
+    res = ctx("replay", str(REPO / "bench" / "relevance" / "shop.json"), "--config", str(shop / "config.yaml"),
+              "--hook", "claude", "--json", *flags)
+    assert res.code == 0, res.err
+    return json.loads(res.out)
+
+
+def test_replay_hears_the_tool_events_of_the_dev_set(shop, ctx):
+    heard, deaf = replay_figures(ctx, shop), replay_figures(ctx, shop, "--no-tools")
+    assert heard["by_kind"]["followup"]["answer_in_context"] > deaf["by_kind"]["followup"]["answer_in_context"]
+    assert heard["total"]["full"] > deaf["total"]["full"]
+    ticket = [t for t in heard["turns"] if t["conversation"] == "shop-ticket" and t["turn"] == 2][0]
+    assert ticket["full"] == 1.0  # "why does this test fail now?" after the agent's work on the parser
+
+
+@pytest.mark.parametrize("tools, message", [
+    ("5", "'tools' must be a list of {tool, file} objects"),
+    ('[{"tool": "Grep", "file": "x"}]', "each of 'tools' needs a 'tool' (one of: Read, Edit, Write) and a 'file'"),
+    ('[{"tool": "Read"}]', "each of 'tools' needs a 'tool' (one of: Read, Edit, Write) and a 'file'"),
+])
+def test_replay_tools_errors(shop, ctx, tools, message):
+    conv = shop / "c.json"
+    conv.write_text('[{"id": "c", "turns": [{"prompt": "hi", "gold": ["billing.md"], "tools": ' + tools + "}]}]")
+    res = ctx("replay", str(conv), "--config", str(shop / "config.yaml"))
+    assert res.code == 2 and res.err.strip() == f"ctx: error: c.json: conversation 1, turn 1: {message}", res.err

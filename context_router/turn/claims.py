@@ -79,13 +79,13 @@ def signals(files: Sequence[tuple[str, str]], claimed: Mapping[str, Sequence[str
             prompt_docs: frozenset[str] = frozenset()) -> tuple[Signal, ...]:
     """The lifts of one turn. files: recent_files' answer; claimed / named / near: file -> the docs that claim
     it / name it / name its folder, best first; prompt_docs: the docs the prompt's own keywords name. The docs
-    that claim the file may be HOT; where none does, the docs that name it; one that only names its folder,
-    or names a file another doc claims, is WARM."""
+    that claim the file may be HOT; where none does, the docs that name it; one that names a file another doc
+    claims is WARM, and one that only names its folder is WARM where no doc claims the file."""
     lifted: dict[str, tuple[str, bool]] = {}
     for path, kind in files:
         cause = f"{'edited' if kind == 'edit' else 'read'}:{path}"
         strong = list(claimed.get(path, ())) or list(named.get(path, ()))
-        weak = [*named.get(path, ()), *near.get(path, ())]
+        weak = [*named.get(path, ()), *(() if claimed.get(path) else near.get(path, ()))]
         docs = [(d, True) for d in strong] + [(d, False) for d in dict.fromkeys(weak) if d not in strong]
         for doc, about in [(d, a) for d, a in docs if d not in lifted][:PER_FILE]:
             lifted[doc] = (cause, about)
