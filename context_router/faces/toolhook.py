@@ -81,8 +81,8 @@ def touched_files(host: str, data: dict[str, Any], cwd: str) -> list[tuple[str, 
         kind = "glance"  # a part of the file: evidence, but the conversation does not hold the whole
     paths = [p for p in (_str(args.get(k)) for k in ("file_path", "notebook_path", "absolute_path", "path")) if p]
     many = args.get("paths")
-    if isinstance(many, list):
-        paths += [p for p in map(_str, many) if p]
+    if isinstance(many, list):  # read_many_files: files, or globs (which name no one file)
+        paths += [p for p in map(_str, many) if p and not any(ch in p for ch in "*?[")]
     return [(p, kind) for p in paths][:MAX_FILES]
 
 
