@@ -247,7 +247,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     known = ws.store.sent_units(session, paths) if session is not None else None
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known), layout, budget, turn,
                      snap.n_docs, intent, notes, capped, measure,
-                     {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled)
+                     {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
+                     ranked_sections)
 
 
 def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,

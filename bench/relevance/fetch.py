@@ -25,9 +25,10 @@ def extract(git_dir: str, commit: str, folder: str, target: str) -> int:
     Reads the tree file by file rather than with `git archive`: a clone without its large binary blobs
     (videos, images) still has every markdown file, and archive refuses the whole tree for one missing blob."""
     git = ["git", "--git-dir", git_dir]
-    listing = subprocess.run([*git, "ls-tree", "-r", "-z", "--name-only", commit, "--", folder],
+    whole = folder.strip("/") in ("", ".")  # a monorepo: every markdown file of the repository
+    listing = subprocess.run([*git, "ls-tree", "-r", "-z", "--name-only", commit, *([] if whole else ["--", folder])],
                              check=True, capture_output=True).stdout.decode("utf-8", "surrogateescape")
-    prefix = folder.rstrip("/") + "/"
+    prefix = "" if whole else folder.rstrip("/") + "/"
     n = 0
     for name in filter(None, listing.split("\0")):
         if not name.endswith(".md") or not name.startswith(prefix):

@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 
 import yaml
 
@@ -47,8 +48,10 @@ KINDS = ("keyword", "paraphrase", "followup")
 HOOK_BUDGETS = {"claude": 10000, "gemini": 10000, "codex": 10000, "cline": 10000}
 
 
-def ctx(*args: str, cwd: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "context_router", *args], cwd=cwd, capture_output=True, text=True,
+def ctx(*args: str, cwd: str, tune: Sequence[str] = ()) -> str:
+    """Run ctx; tune: MODULE.NAME=VALUE constants set otherwise for this run (tune.py)."""
+    command = [os.path.join(HERE, "tune.py"), *tune, "--"] if tune else ["-m", "context_router"]
+    done = subprocess.run([sys.executable, *command, *args], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": REPO})
     if done.returncode != 0:
         raise SystemExit(f"ctx {' '.join(args)} failed: {done.stderr.strip()}")
@@ -89,6 +92,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hook", help="replay as this host's hook turns (its budget)")
     ap.add_argument("--set", action="append", default=[], help="override a config key: a.b=value")
+    ap.add_argument("--tune", action="append", default=[], help="set a constant: MODULE.NAME=VALUE (tune.py)")
     ap.add_argument("--only", action="append", help="corpus names to run")
     ap.add_argument("--turns", action="store_true", help="print every turn")
     ap.add_argument("--json", action="store_true", help="print the reports as JSON")
@@ -108,11 +112,14 @@ def main() -> None:
                 print(f"note: {name} left out: its docs are not here (python bench/relevance/fetch.py)",
                       file=sys.stderr)
                 continue
+            if not os.path.isfile(os.path.join(HERE, convs)):
+                print(f"note: {name} left out: no labelled conversations ({convs})", file=sys.stderr)
+                continue
             cfg = make_config(name, docs, how, folder, overrides)
             extra = (["--hook", args.hook] if args.hook else []) + (["--no-memory"] if args.no_memory else []) + \
                 (["--no-tools"] if args.no_tools else [])
             reports[name] = json.loads(ctx("replay", os.path.join(HERE, convs), "--config", cfg, "--json", *extra,
-                                           cwd=folder))
+                                           cwd=folder, tune=args.tune))
             if not args.no_baseline:
                 with open(os.path.join(HERE, convs), encoding="utf-8") as fh:
                     base[name] = baseline.replay(docs, json.load(fh), budget)

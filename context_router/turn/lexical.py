@@ -35,11 +35,15 @@ HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent fir
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
+KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this share of its best doc
+LEADERS = 3  # docs made HOT by holding one of this prompt's best sections
+LEADER_SHARE = 0.5  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LIMIT = 60  # sections kept per turn's ranking
-SECTION_SHARE = 1.0  # weight of a doc's best section beside its whole text in the doc's rank
+SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
+DOC_SHARE = 0.25  # weight of the doc's whole text beside it
 
 
-FIELDS_VERSION = 2  # how fields() writes a doc's text; the index is built anew when it changes
+FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -151,10 +155,23 @@ def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) 
     best: dict[str, float] = {}
     for (path, _), score in sections.items():
         best[path] = max(best.get(path, 0.0), score)
-    out = {p: s / top_doc for p, s in docs.items()} if top_doc > 0 else {}
+    out = {p: DOC_SHARE * s / top_doc for p, s in docs.items()} if top_doc > 0 else {}
     if top_sec > 0:
         for path, score in best.items():
             out[path] = out.get(path, 0.0) + SECTION_SHARE * score / top_sec
+    return out
+
+
+def _section_leaders(secs: Mapping[tuple[str, int], float], hubs: frozenset[str]) -> list[str]:
+    """The docs that hold this prompt's best sections (at least LEADER_SHARE of the best one), best first, at
+    most LEADERS: the turn's answer is in a section, whichever doc holds it."""
+    top = max(secs.values(), default=0.0)
+    out: list[str] = []
+    for (path, _), score in sorted(secs.items(), key=lambda kv: (-kv[1], kv[0])):
+        if score < LEADER_SHARE * top or len(out) >= LEADERS:
+            break
+        if path not in hubs and path not in out:
+            out.append(path)
     return out
 
 
@@ -180,13 +197,19 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     hot_paths = {p for p in (_best(combined, hubs), _best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
         signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
+    leaders = [p for p in _section_leaders(secs, hubs) if p not in hot_paths]
+    signals += [Signal(p, FLOOR, 1.0, "lexical:section") for p in leaders]
+    hot_paths.update(leaders)
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked:
         best = ranked[0][1]
-        # The doc the conversation is on stays whole while the talk is still about it: a follow-up's own words
-        # ("and how do I test that?") may rank another doc first without moving the conversation off it.
+        # The doc the conversation is on stays while the talk is still about it: a follow-up's own words ("and
+        # how do I test that?") may rank another doc first without moving the conversation off it. It earns its
+        # place again from this prompt's own ranking; a prompt that matches nothing keeps the conversation's.
+        own_best = max(own.values(), default=0.0)
         kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and p not in hubs
-                      and score >= KEEP_SHARE * best)
+                      and score >= KEEP_SHARE * best
+                      and (own_best <= 0 or own.get(p, 0.0) >= KEEP_OWN_SHARE * own_best))
         signals += [Signal(p, FLOOR, 1.0, "lexical:kept") for p in kept]
         hot_paths.update(kept)
         ceiling = hot - 0.01

@@ -209,25 +209,38 @@ HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often 
 HUB_MIN_LINKS = 6
 
 
+STUB_CHARS = 200  # a page of markup (`::: module.name`, badges, HTML) with less prose than this is a hub
+
+
 def is_hub(path: str, body: str) -> bool:
     """Whether a page mostly lists or links other pages (an index, a nav page, a table of contents, a
-    changelog): it mentions every topic, so it must not win a turn on breadth."""
+    changelog), or says next to nothing itself (an API stub page of a few lines, a landing page of badges and
+    HTML): it mentions every topic, or only names one, so it must not win a turn on breadth or on its title."""
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
     if stem in HUB_NAMES:
         return True
-    prose = links = 0
+    prose = links = prose_chars = markup = 0
     fenced = False
     for line in body.splitlines():
         if line.startswith("```") or line.startswith("~~~"):
             fenced = not fenced
+            prose_chars += 1
             continue
         text = line.strip()
-        if fenced or not text or text.startswith("#") or text.startswith("<!--"):
+        if fenced:
+            prose_chars += len(text)
+            continue
+        if not text or text.startswith("#") or text.startswith("<!--"):
             continue
         prose += 1
         if "](" in text and _link_chars(text) * 2 >= len(text.lstrip("-*+|0123456789. ")):
             links += 1
-    return links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose
+        elif text.startswith(("<", ":::", "[![", "![")):
+            markup += 1
+        else:
+            prose_chars += len(text)
+    stub = prose_chars == 0 or (markup > 0 and prose_chars < STUB_CHARS)
+    return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub
 
 
 def _link_chars(line: str) -> int:

@@ -142,7 +142,8 @@ def utf8_bytes(text: str) -> int:
 def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout, budget: int, turn: int,
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
-        relevance: Mapping[str, float] | None = None, pack: bool = True) -> Plan:
+        relevance: Mapping[str, float] | None = None, pack: bool = True,
+        parts: Mapping[str, Mapping[int, float]] | None = None) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
@@ -158,9 +159,11 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     entries: list[Entry] = []
     omitted: list[str] = []
     warm_used = 0
-    rooms = _rooms(cands, views, layout, measure, relevance or {},
-                   remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
-                   ) if pack else None
+    pool = remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
+    rooms = None
+    if pack:
+        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool) if parts
+                 else _rooms(cands, views, layout, measure, relevance or {}, pool))
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None:
@@ -179,8 +182,10 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         if block is None:
             block = _warm(layout, index, cand, view)
             cost = measure(block.text) + sep
-            # Headers are what the model may ask for next, not the answer: they get their share, not the rest.
-            if cost > remaining or (pack and warm_used + cost > budget * WARM_SHARE):
+            # Headers are what the model may ask for next, not the answer: they get their share while HOT docs
+            # are still to be placed, then what the HOT docs left.
+            hot_after = True or any(c.tier == HOT for c in cands[i + 1:])
+            if cost > remaining or (pack and hot_after and warm_used + cost > budget * WARM_SHARE):
                 omitted.append(cand.path)
                 continue
             warm_used += cost
@@ -278,6 +283,69 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
             need = measure(layout.hot(i + 1, cand.path, cand.score, body))
         rooms[cand.path] = room
         left -= min(room, need)
+    return rooms
+
+
+SMALL_SHARE = 0.35  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
+# by its best parts
+PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc
+CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
+
+
+def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
+                   measure: Callable[[str], int], parts: Mapping[str, Mapping[int, float]],
+                   relevance: Mapping[str, float], pool: int) -> dict[str, int]:
+    """The room of each HOT doc, from the turn's best parts across all of them: the parts are taken best first,
+    whichever doc holds them, while they fit in `pool` (a doc's first part also pays for its opening and its
+    lines); a doc is shown whole when it is small, or when its whole costs no more than the parts it earned.
+    A HOT doc with no ranked part (a keyword or a pin made it HOT) gets room for its opening and first part."""
+    hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
+    order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
+    whole: dict[str, int] = {}
+    fixed: dict[str, int] = {}
+    sizes: dict[str, list[int]] = {}
+    rooms: dict[str, int] = {}
+    left = max(0, pool)
+    small = SMALL_SHARE * left
+    items: list[tuple[float, int, str, int]] = []
+    for rank_, (i, cand) in enumerate(order):
+        view = views[cand.path]
+        body = view.body()
+        if body is None:
+            continue
+        if view.known is not None and memory.unit(memory.WHOLE, body) in view.known:
+            need = measure(layout.hot(i + 1, cand.path, cand.score, memory.already(0, "the whole doc is")))
+            rooms[cand.path] = need
+            left -= need
+            continue
+        whole[cand.path] = measure(layout.hot(i + 1, cand.path, cand.score, body))
+        split = split_sections(body)
+        sizes[cand.path] = [len(s.text) + 2 for s in split]
+        opening = len(opening_of(split[0].text)) if split and split[0].text else len(view.header)
+        fixed[cand.path] = measure(layout.hot(i + 1, cand.path, cand.score, "")) + opening + CUT_OVERHEAD
+        ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 < j < len(split) and v > 0}
+        if ranked:
+            items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
+        else:
+            room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][1] if len(split) > 1 else 0))
+            rooms[cand.path] = room
+            left -= room
+    top = max((v for v, _, _, _ in items), default=0.0)
+    for v, _, path, j in sorted(items, key=lambda t: (-t[0], t[1], t[3])):
+        if v < PART_SHARE * top:
+            break
+        cost = sizes[path][j] + (0 if path in rooms else fixed[path])
+        if cost <= left:
+            rooms[path] = rooms.get(path, 0) + cost
+            left -= cost
+    for _, cand in order:  # small docs, or docs whose parts cost their whole anyway, are shown whole
+        path = cand.path
+        if path not in whole:
+            continue
+        extra = whole[path] - rooms.get(path, 0)
+        if extra <= left and (whole[path] <= small or extra <= 0):
+            rooms[path] = whole[path]
+            left -= max(0, extra)
     return rooms
 
 
