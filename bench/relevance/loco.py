@@ -1,6 +1,7 @@
 """Leave-one-corpus-out: settle constants on all corpora but one, report the one left out, for each in turn.
 
-    python bench/relevance/loco.py --hook claude --grid turn.lexical.LEADERS=1,2,3 --grid turn.lexical.LEADER_SHARE=0.5,0.7
+    python bench/relevance/loco.py --hook claude --grid turn.lexical.LEADERS=1,2,3 \
+        --grid turn.lexical.LEADER_SHARE=0.5,0.7
 
 Every combination of the grid is replayed once over every corpus (run.py --tune). For each corpus, the setting
 with the best mean "answer in context" over the other corpora (each corpus weighs the same; fewer chars a turn
