@@ -11,8 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from context_router.faces.hooks import run_hook
+from context_router.turn import claims
 
 from .conftest import REPO
 
@@ -314,3 +317,43 @@ def test_replay_tools_errors(shop, ctx, tools, message):
     conv.write_text('[{"id": "c", "turns": [{"prompt": "hi", "gold": ["billing.md"], "tools": ' + tools + "}]}]")
     res = ctx("replay", str(conv), "--config", str(shop / "config.yaml"))
     assert res.code == 2 and res.err.strip() == f"ctx: error: c.json: conversation 1, turn 1: {message}", res.err
+
+
+files_st = st.sampled_from(["src/a.py", "src/b/c.py", "lib/x.ts", "tests/t.py", "d/e/f.go"])
+docs_st = st.lists(st.sampled_from(["a.md", "b.md", "c.md", "d.md", "e.md", "f.md", "g.md"]), max_size=4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(files_st, st.sampled_from(["read", "edit", "glance"])), max_size=40),
+       st.dictionaries(st.sampled_from(["src/a.py", "src/b/c.py", "lib/x.ts"]), docs_st),
+       st.dictionaries(st.sampled_from(["src/a.py", "tests/t.py", "d/e/f.go"]), docs_st),
+       st.dictionaries(st.sampled_from(["src/b/c.py", "d/e/f.go"]), docs_st),
+       st.frozensets(st.sampled_from(["a.md", "z.md"])))
+def test_the_lifts_stay_in_bounds(touched, claimed, named, near, prompt_docs):
+    """Property: at most MAX_DOCS docs lifted, at most HOT_DOCS to HOT and none when the prompt names a doc
+    of its own, every lift within [warm, 1], one per doc, the same answer for the same input."""
+    files = claims.recent_files(touched)
+    assert len(files) <= claims.MAX_FILES and len({p for p, _ in files}) == len(files)
+    sigs = claims.signals(files, claimed, named, near, 0.8, 0.25, prompt_docs)
+    assert sigs == claims.signals(files, claimed, named, near, 0.8, 0.25, prompt_docs)
+    assert len(sigs) <= claims.MAX_DOCS and len({s.path for s in sigs}) == len(sigs)
+    assert all(0.25 <= s.value <= 1.0 and s.kind == "floor" for s in sigs)
+    hot = [s for s in sigs if s.value >= 0.8]
+    assert len(hot) <= claims.HOT_DOCS
+    if prompt_docs - {s.path for s in sigs}:
+        assert not hot
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_name_queries_are_phrases_the_text_index_takes(path):
+    """Property: whatever the agent's file is called, its queries are FTS5 phrases of words (no syntax)."""
+    import sqlite3
+
+    own, folder = claims.name_queries(path)
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'porter unicode61')")
+    conn.execute("INSERT INTO t VALUES ('src search parser py')")
+    for query in own + folder:
+        assert query.startswith('"') and query.endswith('"') and '"' not in query[1:-1]
+        conn.execute("SELECT rowid FROM t WHERE t MATCH ?", (query,)).fetchall()
