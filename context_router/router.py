@@ -450,8 +450,17 @@ class AgentWork:
 
 
 def project_folder(cfg: Config) -> str:
-    """The folder the agent's file paths and the claims' globs are relative to: the config's."""
-    return os.path.dirname(cfg.path) if cfg.path is not None else os.path.dirname(cfg.docs_root)
+    """The folder the agent's file paths and the claims' globs are relative to: the repository's root above
+    the config (a config kept in `.claude/` or `docs/` still claims `src/...`), else the config's folder."""
+    start = os.path.dirname(cfg.path) if cfg.path is not None else os.path.dirname(cfg.docs_root)
+    folder = start
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
 
 
 def agent_work(ws: Workspace, session: str, consume: bool) -> AgentWork:

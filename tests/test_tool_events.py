@@ -38,11 +38,11 @@ def hook(host: str, data: dict, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def prompt(host: str, root: Path, text: str, session: str = "s-1") -> str:
+def prompt(host: str, root: Path, text: str, session: str = "s-1", *args: str) -> str:
     """The context the host would get for a typed prompt ("" when none)."""
     event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
     code, out, err = hook(host, {"session_id": session, "transcript_path": str(root / "t.jsonl"), "cwd": str(root),
-                                 "hook_event_name": event, "prompt": text})
+                                 "hook_event_name": event, "prompt": text}, *args)
     assert code == 0 and err == "", err
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
@@ -357,3 +357,15 @@ def test_name_queries_are_phrases_the_text_index_takes(path):
     for query in own + folder:
         assert query.startswith('"') and query.endswith('"') and '"' not in query[1:-1]
         conn.execute("SELECT rowid FROM t WHERE t MATCH ?", (query,)).fetchall()
+
+
+def test_claims_are_from_the_repository_root_when_the_config_sits_deeper(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(SHOP, root)
+    (root / ".git").mkdir()
+    (root / "docs" / "config.yaml").write_text("docs: .\nrate_limit: {turns_per_minute: 0}\n")
+    (root / "config.yaml").unlink()
+    option = ("--config", str(root / "docs" / "config.yaml"))  # the hook command names it
+    prompt("claude", root, "hello", "s-1", *option)
+    hook("claude", claude_tool(root, "Edit", "src/billing/invoice.py"), *option)
+    assert "━━━ [🔥 HOT] billing.md" in prompt("claude", root, FOLLOW_UP, "s-1", *option)
