@@ -66,7 +66,7 @@ def gemini_tool(root: Path, tool: str, file: str, session: str = "s-1") -> dict:
             "tool_input": {"file_path": str(root / file)}, "tool_response": {"llmContent": "ok"}}
 
 
-def codex_tool(root: Path, tool: str, command: str, session: str = "s-1") -> dict:
+def codex_tool(root: Path, tool: str, command: str | list[str], session: str = "s-1") -> dict:
     """A Codex CLI PostToolUse payload (apply_patch's patch, or a shell command, in tool_input.command)."""
     return {"session_id": session, "transcript_path": None, "cwd": str(root), "hook_event_name": "PostToolUse",
             "model": "gpt-5-codex", "turn_id": "t1", "tool_name": tool, "tool_use_id": "call_1",
@@ -152,6 +152,8 @@ def test_codex_apply_patch_and_shell_reads(shop):
     assert "━━━ [🔥 HOT] billing.md" in prompt("codex", shop, FOLLOW_UP)
     assert hook("codex", codex_tool(shop, "Bash", "sed -n 1,40p src/search/parser.py | head")) == (0, "", "")
     assert "━━━ [🔥 HOT] search.md" in prompt("codex", shop, FOLLOW_UP)
+    assert hook("codex", codex_tool(shop, "Bash", ["bash", "-lc", "cat src/auth/session.py"])) == (0, "", "")
+    assert "━━━ [🔥 HOT] auth.md" in prompt("codex", shop, FOLLOW_UP)
 
 
 @pytest.mark.parametrize("tool, tool_input", [

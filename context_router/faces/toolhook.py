@@ -61,6 +61,20 @@ def _shell_reads(command: str, cwd: str) -> list[str]:
     return out
 
 
+SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+
+
+def _command_text(command: Any) -> str | None:
+    """A shell command as one line: Codex CLI may give argv (`["bash", "-lc", "cat a.py"]`)."""
+    if isinstance(command, str):
+        return command
+    if isinstance(command, list) and command and all(isinstance(w, str) for w in command):
+        if os.path.basename(command[0]) in SHELLS and len(command) >= 3 and command[-2] in ("-c", "-lc"):
+            return command[-1]
+        return " ".join(command)
+    return None
+
+
 def touched_files(host: str, data: dict[str, Any], cwd: str) -> list[tuple[str, str]]:
     """(path as the tool gave it, read|edit) of one after-tool payload; [] for a tool that touches no file."""
     tool = data.get("tool_name")
@@ -68,8 +82,8 @@ def touched_files(host: str, data: dict[str, Any], cwd: str) -> list[tuple[str, 
     if not isinstance(tool, str) or not isinstance(args, dict):
         return []
     if host == "codex":
-        command = args.get("command")
-        if not isinstance(command, str):
+        command = _command_text(args.get("command"))
+        if command is None:
             return []
         if tool == "apply_patch":
             return [(p, "edit") for p in _patch_files(command)][:MAX_FILES]

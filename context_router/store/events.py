@@ -26,6 +26,7 @@ TRANSCRIPTS = "CREATE TABLE IF NOT EXISTS transcripts (session TEXT PRIMARY KEY,
 BUSY_S = 1.0  # parallel tool hooks of one batch write at once; each waits for the others' few microseconds
 KEEP_ROWS = 512  # a session's rows kept for the next turn: an agent that reads thousands of files between two
 # prompts leaves the last ones, and the file never grows past a few tens of KB per session
+MAX_ROWS = 100_000  # rows kept over all sessions
 READ = "read"
 EDIT = "edit"
 
@@ -101,6 +102,8 @@ def take(state_path: str, session: str, consume: bool) -> list[tuple[str, str, s
                             (session, KEEP_ROWS)).fetchall()
         if consume and rows:
             conn.execute("DELETE FROM touched WHERE session = ? AND seq <= ?", (session, rows[0][0]))
+            # Sessions that never came back leave their rows: the file keeps the last MAX_ROWS of all.
+            conn.execute("DELETE FROM touched WHERE seq <= ?", (rows[0][0] - MAX_ROWS,))
         conn.execute("COMMIT")
         return [(p, k, st) for _, p, k, st in reversed(rows)]
     except sqlite3.Error:
