@@ -371,3 +371,45 @@ def test_claims_are_from_the_repository_root_when_the_config_sits_deeper(tmp_pat
     prompt("claude", root, "hello", "s-1", *option)
     hook("claude", claude_tool(root, "Edit", "src/billing/invoice.py"), *option)
     assert "━━━ [🔥 HOT] billing.md" in prompt("claude", root, FOLLOW_UP, "s-1", *option)
+
+
+def test_parallel_events_lose_nothing(tmp_path):
+    """A batch of tool calls fires its hooks at once: every row lands, and a turn takes each once."""
+    import threading
+
+    from context_router.store import events
+
+    state = tmp_path / ".ctx" / "state.db"
+    state.parent.mkdir()
+    results: list[bool] = []
+
+    def writer(n: int) -> None:
+        for i in range(20):
+            results.append(events.record(str(state), "s", [(f"/p/f{n}-{i}.py", "read")], "/t.jsonl"))
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results) and len(results) == 120
+    rows = events.take(str(state), "s", consume=True)
+    assert sorted(p for p, _, _ in rows) == sorted(f"/p/f{n}-{i}.py" for n in range(6) for i in range(20))
+    assert events.take(str(state), "s", consume=True) == []
+    assert events.transcripts(str(state)) == {"s": "/t.jsonl"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["/x.py", "/y.py", "/z.md"]),
+                          st.sampled_from(["read", "edit", "glance"])), max_size=30))
+def test_take_gives_each_session_its_rows_in_order(tmp_path_factory, rows):
+    from context_router.store import events
+
+    state = tmp_path_factory.mktemp("ev") / "state.db"
+    for session, path, kind in rows:
+        assert events.record(str(state), session, [(path, kind)])
+    for session in ("a", "b"):
+        assert events.take(str(state), session, consume=False) == \
+            [(p, k, None) for s, p, k in rows if s == session]  # (no stamp: the files do not exist)
+        events.take(str(state), session, consume=True)
+        assert events.take(str(state), session, consume=False) == []
