@@ -82,28 +82,45 @@ def summary(times: list[float]) -> dict[str, float]:
 
 
 def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) -> dict[str, object]:
-    """The hook's turns beside, interleaved, `python -c pass` and the floor of any Python + SQLite hook
-    (floor.py: parse the payload, open the state, one query, read one doc, print the JSON)."""
+    """The hook's turns beside, interleaved, `python -c pass`, the floor of any Python + SQLite hook
+    (floor.py: parse the payload, open the state, one query, read one doc, print the JSON) and the
+    after-tool event (a PostToolUse Read of a doc: parse, find the project, note the file, print nothing)."""
     hook, base = ctx_command() + ["hook", "claude"], [sys.executable, "-c", "pass"]
     floor = [sys.executable, str(HERE / "floor.py")]
-    hook_times, base_times, floor_times, rss = [], [], [], []
+    hook_times, base_times, floor_times, event_times, rss = [], [], [], [], []
     for turn in range(runs + 2):
         payload = json.dumps({"session_id": session, "prompt": prompt_for(n, turn), "cwd": str(corpus),
                               "hook_event_name": "UserPromptSubmit"}).encode()
         t_hook, kib, out = run_once(hook, payload, corpus, env)
         t_base, _, _ = run_once(base, b"", corpus, env)
         t_floor, _, floor_out = run_once(floor, payload, corpus, env)
+        t_event, _, event_out = run_once(hook, tool_payload(corpus, session, turn), corpus, env)
         if turn < 2:
             continue  # warm-up: the first turn builds the index, the second warms the OS caches
         if b"additionalContext" not in out or b"additionalContext" not in floor_out:
             raise SystemExit(f"hook or floor gave no context on turn {turn}: {out[:200]!r} {floor_out[:200]!r}")
+        if event_out:
+            raise SystemExit(f"the after-tool event printed something: {event_out[:200]!r}")
         hook_times.append(t_hook)
         base_times.append(t_base)
         floor_times.append(t_floor)
+        event_times.append(t_event)
         rss.append(kib)
-    h, b, f = summary(hook_times), summary(base_times), summary(floor_times)
-    return {"hook": h, "python": b, "floor": f, "ratio": h["median_ms"] / b["median_ms"],
-            "floor_ratio": h["median_ms"] / f["median_ms"], "peak_rss_mib": max(rss) / 1024}
+    h, b, f, e = summary(hook_times), summary(base_times), summary(floor_times), summary(event_times)
+    return {"hook": h, "python": b, "floor": f, "event": e, "ratio": h["median_ms"] / b["median_ms"],
+            "floor_ratio": h["median_ms"] / f["median_ms"], "event_floor_ratio": e["median_ms"] / f["median_ms"],
+            "peak_rss_mib": max(rss) / 1024}
+
+
+def tool_payload(corpus: Path, session: str, turn: int) -> bytes:
+    """Claude Code's PostToolUse of a Read, as the client sends it."""
+    docs = sorted((corpus / "docs").rglob("*.md"))[:50] or [corpus / "config.yaml"]
+    path = str(docs[turn % len(docs)])
+    return json.dumps({"session_id": session, "transcript_path": str(corpus / "t.jsonl"), "cwd": str(corpus),
+                       "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Read",
+                       "tool_input": {"file_path": path}, "tool_response": {"type": "text", "file": {
+                           "filePath": path, "content": "...", "numLines": 1, "startLine": 1, "totalLines": 1}},
+                       "tool_use_id": f"toolu_{turn:04d}"}).encode()
 
 
 def hook_payload(corpus: Path, n: int, turn: int, session: str) -> bytes:
@@ -333,12 +350,13 @@ def main() -> None:
         return
     print(f"interpreter: {sys.executable}, {args.runs} runs after 2 warm-up turns\n")
     print(f"{'docs':>6}  {'semantic':<8}  {'mode':<5}  {'hook p50':>8}  {'p99':>7}  {'python -c pass':>14}  "
-          f"{'ratio':>5}  {'floor p50':>9}  {'x floor':>7}  {'peak RSS':>8}")
+          f"{'ratio':>5}  {'floor p50':>9}  {'x floor':>7}  {'event p50':>9}  {'x floor':>7}  {'peak RSS':>8}")
     for r in results:
         h, b, f = r["hook"], r["python"], r["floor"]
         print(f"{r['docs']:>6}  {r['semantic']:<8}  {r['mode']:<5}  {h['median_ms']:>5.1f} ms  {h['p99_ms']:>7.1f}  "
               f"{b['median_ms']:>11.1f} ms  {r['ratio']:>4.2f}x  {f['median_ms']:>6.1f} ms  "
-              f"{r['floor_ratio']:>6.2f}x  {r['peak_rss_mib']:>5.1f} MiB")
+              f"{r['floor_ratio']:>6.2f}x  {r['event']['median_ms']:>6.1f} ms  {r['event_floor_ratio']:>6.2f}x  "
+              f"{r['peak_rss_mib']:>5.1f} MiB")
     for title, on, off in (("semantic layer", "on", "off"), ("text evidence (lexical step)", "on", "nolex")):
         pairs = [(r, o) for r in results if r["semantic"] == on for o in results
                  if o["docs"] == r["docs"] and o["mode"] == r["mode"] and o["semantic"] == off]

@@ -36,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "keywords": {},
     "derived_keywords": {},
     "related": {},
+    "paths": {},  # doc -> globs of the files it is about (beside front matter `paths:` / `globs:`)
     "pinned": {},
     # Each editor host's budget (what it shows of a hook's output whole) and whether it keeps the hook's
     # output in its conversation (history), so a later turn need not send it again.
@@ -126,6 +127,7 @@ class Config:
     # indexer does the rest
     semantic: Semantic
     derived_keywords: Mapping[str, tuple[str, ...]] = {}  # written by `ctx init`: evidence, never a verdict alone
+    paths: Mapping[str, tuple[str, ...]] = {}  # doc -> globs of the files it is about (`paths:`)
 
     @property
     def state_dir(self) -> str:
@@ -481,6 +483,7 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
     out["related"] = {_doc_path(c, p, "related"): [_doc_path(c, r, f"related.{p}")
                                                    for r in c.string_list(v, f"related.{p}")]
                       for p, v in related.items()}
+    out["paths"] = _claims(c, top.get("paths", {}))
     out["pinned"] = _pins(c, top.get("pinned", {}))
 
     hosts = c.mapping(top.get("hosts", {}) or {}, "hosts", None)
@@ -534,6 +537,24 @@ def normalise(data: Any, source: str = CONFIG_NAME, lines: Mapping[str, int] | N
 
 def _doc_path(c: _Checker, value: Any, key: str) -> str:
     return doc_path(c.string(value, key))
+
+
+MAX_GLOB_CHARS = 300
+
+
+def _claims(c: _Checker, value: Any) -> dict[str, list[str]]:
+    """`paths:` doc -> the globs (gitignore style, from the project folder) of the files it is about."""
+    out: dict[str, list[str]] = {}
+    for doc, globs in c.mapping(value or {}, "paths", None).items():
+        key = f"paths.{doc}"
+        items = [g.strip() for g in c.string_list(globs, key)]
+        for glob in items:
+            if len(glob) > MAX_GLOB_CHARS:
+                raise c.fail(key, f"a glob is over {MAX_GLOB_CHARS} characters")
+            if glob.startswith("!"):
+                raise c.fail(key, f"{glob!r}: a doc claims files, it cannot exclude them")
+        out[_doc_path(c, doc, "paths")] = items
+    return out
 
 
 def _pins(c: _Checker, value: Any) -> dict[str, str]:
@@ -621,6 +642,7 @@ def from_normal(raw: Mapping[str, Any], path: str | None, docs_override: str | N
         semantic=Semantic(**raw["semantic"]),
         derived_keywords=derived if derived is not None else {p: tuple(v) for p, v in
                                                               raw.get("derived_keywords", {}).items()},
+        paths={p: tuple(v) for p, v in raw.get("paths", {}).items()},
     )
 
 

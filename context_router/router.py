@@ -14,7 +14,7 @@ import time
 from .errors import InputError
 from .records import FileScore, decayed, record
 from .store import index
-from .store.state import DatabaseError, Kept, Store, is_locked
+from .store.state import MEMORY, DatabaseError, Kept, Store, is_locked
 from .turn import attention, keywords, lexical, render, sections, tiers
 from .turn.prompt import human_part
 from .workspace import (
@@ -290,8 +290,9 @@ class _Attention:
 
 
 def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
-            pins: Mapping[str, float]) -> _Attention:
-    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, pins.
+            pins: Mapping[str, float], work: AgentWork | None = None) -> _Attention:
+    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, the files the
+    agent worked on, pins.
 
     It reads the scores that can rank (at or above the WARM line) and those of the docs the turn touches, and
     sets only the latter: every other score decays where it is kept."""
@@ -323,6 +324,8 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         held = frozenset(p for p, fs in previous.items() if fs.score >= cfg.hot.threshold)
         lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held)
         signals = (*signals, *lex_turn.signals)
+    if work is not None and work.files:
+        signals = (*signals, *work_signals(ws, work, frozenset(hits)))
     touched = {*hits, *pins, *(s.path for s in signals)}
     snap.settings.load(touched)
     touched.update(t for p in hits for t in related(cfg, snap, p))
@@ -420,8 +423,11 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         if restoring:
             store.forget_sent(name)
         sem_turn = lex_turn = att = None
+        work = agent_work(ws, name, consume=advance) if typed else None
+        if work is not None and work.doc_reads and advance and remembers(cfg, req):
+            hold_read_docs(ws, name, session.turn, work.doc_reads)
         if typed:
-            att = _update(ws, snap, session, prompt, turn, pins)
+            att = _update(ws, snap, session, prompt, turn, pins, work)
             upd, sem_turn, lex_turn = att.update, att.semantic, att.lexical
         else:
             now_scores = scores_at(cfg, snap, store.warm_scores(name, turn), turn)
@@ -541,3 +547,112 @@ def route(req: TurnRequest, config_option: str | None = None, docs_option: str |
           cwd: str | None = None, warn: Warn | None = None) -> TurnResult:
     return with_workspace(lambda ws: run_turn(ws, req, warn), config_option, docs_option, cwd, warn,
                           create=not req.dry_run, defer=req.host is not None)
+
+
+# -- the agent's own work: the files it read and edited since the last prompt (the hosts' after-tool events) --
+
+
+@record
+class AgentWork:
+    files: list[tuple[str, str]]  # (path from the project folder, read|edit), edited first, most recent first
+    doc_reads: list[str]  # docs the agent read whole itself
+
+
+def project_folder(cfg: Config) -> str:
+    """The folder the agent's file paths and the claims' globs are relative to: the repository's root above
+    the config (a config kept in `.claude/` or `docs/` still claims `src/...`), else the config's folder."""
+    start = os.path.dirname(cfg.path) if cfg.path is not None else os.path.dirname(cfg.docs_root)
+    folder = start
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
+
+
+def agent_work(ws: Workspace, session: str, consume: bool) -> AgentWork:
+    """What the after-tool events noted for the session (store/events.py); consume: this turn takes them."""
+    from .store import events
+    from .turn.claims import recent_files
+
+    rows = events.take(ws.store.path, session, consume) if ws.store.path != MEMORY else []
+    if not rows:
+        return AgentWork([], [])
+    cfg = ws.config
+    project, docs = project_folder(cfg), cfg.docs_root
+    files: list[tuple[str, str]] = []
+    reads: list[str] = []
+    for path, kind, stamp in rows:
+        if path == docs or path.startswith(docs.rstrip(os.sep) + os.sep):
+            # A doc read whole, and unchanged since, is held by the conversation; a glance at part is not.
+            if kind == events.READ and stamp is not None and stamp == events.stamp(path):
+                reads.append(os.path.relpath(path, docs).replace(os.sep, "/"))
+            continue
+        if path.startswith(project.rstrip(os.sep) + os.sep):
+            files.append((os.path.relpath(path, project).replace(os.sep, "/"), kind))
+    known = ws.store.known(reads) if reads else frozenset()
+    return AgentWork(recent_files(files), [p for p in dict.fromkeys(reads) if p in known])
+
+
+NAMED_LIMIT = 3  # docs asked of the text index per way of naming a file
+
+
+def work_signals(ws: Workspace, work: AgentWork, prompt_docs: frozenset[str]) -> tuple[attention.Signal, ...]:
+    """The lifts for the docs about the agent's files: the docs that claim them (front matter, config
+    `paths`), then the docs whose text names them."""
+    from .store.globs import NO, compile_line
+    from .turn import claims
+
+    cfg = ws.config
+    globs = {doc: list(g) for doc, g in ws.store.doc_claims().items()}
+    for doc, g in cfg.paths.items():
+        globs.setdefault(doc, []).extend(g)
+    known = ws.store.known(globs) if globs else frozenset()
+    patterns = [(doc, pat) for doc in sorted(known) for g in globs[doc] for pat in (compile_line(g),) if pat]
+    claimed: dict[str, list[str]] = {}
+    named: dict[str, list[str]] = {}
+    near: dict[str, list[str]] = {}
+    for path, _ in work.files:
+        claimed[path] = list(dict.fromkeys(d for d, pat in patterns if pat.match(path) != NO))
+        own, folder = claims.name_queries(path)
+        named[path] = _search_until(ws.store, own, claims.PER_FILE)
+        near[path] = _search_until(ws.store, folder, claims.PER_FILE) if len(named[path]) < claims.PER_FILE else []
+    # A hub page (an index, a map of the code) names every file once: naming is no evidence that it is about one.
+    found = sorted({d for docs in (*named.values(), *near.values()) for d in docs})
+    hubs = ws.store.hubs(found) if found else frozenset()
+    named = {p: [d for d in docs if d not in hubs] for p, docs in named.items()}
+    near = {p: [d for d in docs if d not in hubs] for p, docs in near.items()}
+    return claims.signals(work.files, claimed, named, near, cfg.hot.threshold, cfg.warm.threshold, prompt_docs)
+
+
+def _search_until(store: Store, queries: list[str], enough: int) -> list[str]:
+    """The docs the text index finds for the queries, the first query's first, until there are enough."""
+    found: list[str] = []
+    for query in queries:
+        found += [p for p, _ in store.lexical_search(query, lexical.FIELD_WEIGHTS, NAMED_LIMIT) if p not in found]
+        if len(found) >= enough:
+            break
+    return found
+
+
+def hold_read_docs(ws: Workspace, session: str, turn: int, docs: list[str]) -> None:
+    """The agent read these docs itself: the conversation holds them as they are now, so a turn names them
+    instead of sending them again (a host that keeps its history)."""
+    from .turn import memory
+
+    cfg = ws.config
+    rows: list[tuple[str, str]] = []
+    for path in docs:
+        text = index.read_text(cfg.docs_root, path, limit=cfg.max_doc_bytes)
+        if text is None:
+            continue
+        body = index.body_of(text)
+        header, _ = index.header_of(body, cfg.warm.lines)
+        rows += [(path, memory.unit(memory.WHOLE, body)), (path, memory.unit(memory.HEADER, header))]
+        split = sections.split(body)
+        rows += [(path, memory.unit(memory.PART, s.text)) for s in split if s.text]
+        if split and split[0].text:  # what a cut doc shows of its opening
+            rows.append((path, memory.unit(memory.PART, sections.opening_of(split[0].text))))
+    ws.store.remember_sent(session, max(turn, 0), rows)

@@ -135,11 +135,15 @@ def test_each_hosts_events(host, data, kind):
 
 
 @pytest.mark.parametrize("host, wanted", [
-    ("claude", {"UserPromptSubmit": None, "SessionStart": "compact|clear"}),
-    ("gemini", {"BeforeAgent": None, "SessionStart": "clear", "PreCompress": "manual"}),
-    ("codex", {"UserPromptSubmit": None, "SessionStart": "compact|clear", "PostCompact": None}),
+    ("claude", {"UserPromptSubmit": None, "SessionStart": "compact|clear",
+                "PostToolUse": "Read|Edit|MultiEdit|Write|NotebookEdit"}),
+    ("gemini", {"BeforeAgent": None, "SessionStart": "clear", "PreCompress": "manual",
+                "AfterTool": "read_file|read_many_files|write_file|replace"}),
+    ("codex", {"UserPromptSubmit": None, "SessionStart": "compact|clear", "PostCompact": None,
+               "PostToolUse": "apply_patch|Bash"}),
 ])
 def test_install_registers_what_each_clients_compaction_needs_and_uninstall_removes_it(tmp_path, host, wanted):
+    """Each host's prompt event, its compaction and clear events, and its after-tool event for file tools."""
     from context_router.faces.install import HOOK_FILES, install_hook, uninstall_hook
 
     path = tmp_path / HOOK_FILES[host]

@@ -50,13 +50,13 @@ def test_codex_untrusted_project_then_untrusted_hooks_then_trusted(ctx, project,
     assert out.code == 1 and "error: hook: Codex CLI loads no hook of" in out.out
     codex_on_path.write_text(f'model = "m"\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
     res = ctx("hook", "install", "codex")
-    assert "Codex CLI skips 3 of ctx's 3 hooks" in res.err and "fix: ctx hook install codex --trust" in res.err
+    assert "Codex CLI skips 4 of ctx's 4 hooks" in res.err and "fix: ctx hook install codex --trust" in res.err
     out = ctx("doctor")
     assert out.code == 1 and "fix: ctx hook install codex --trust (or /hooks in Codex" in out.out
     res = ctx("hook", "install", "codex", "--trust")
-    assert res.code == 0 and f"trusted 3 hook(s) of {project / '.codex' / 'hooks.json'}" in res.out
+    assert res.code == 0 and f"trusted 4 hook(s) of {project / '.codex' / 'hooks.json'}" in res.out
     data = tomllib.loads(codex_on_path.read_text())
-    assert data["model"] == "m" and len(data["hooks"]["state"]) == 3  # what was there is kept
+    assert data["model"] == "m" and len(data["hooks"]["state"]) == 4  # what was there is kept
     assert "ok: hook: Codex CLI trusts it" in ctx("doctor").out
     assert "already trusts" in ctx("hook", "install", "codex", "--trust").out
 
@@ -69,7 +69,7 @@ def test_codex_without_the_command_reads_its_config(ctx, project, tmp_path, monk
     ctx("hook", "install", "codex")
     (home / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
     out = ctx("doctor").out
-    assert "Codex CLI skips 3 of ctx's 3 hooks" in out and "trusts no hash of them" in out
+    assert "Codex CLI skips 4 of ctx's 4 hooks" in out and "trusts no hash of them" in out
     res = ctx("hook", "install", "codex", "--trust")
     assert res.code == 2 and "--trust needs the `codex` command on PATH" in res.err
 

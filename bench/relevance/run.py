@@ -37,6 +37,8 @@ CORPORA = {
     "fleet": ("fleet.json", os.path.join(HERE, "fleet", ".claude"), "claude-cognitive"),
     "webapp": ("webapp.json", os.path.join(HERE, "webapp", "docs"), "init"),
     "agents": ("agents.json", os.path.join(HERE, "agents", ".claude"), "init"),
+    # code and docs, with conversations that carry the agent's reads and edits (`--no-tools` to ignore them)
+    "shop": ("shop.json", os.path.join(HERE, "shop", "docs"), "own"),
 }
 with open(os.path.join(HERE, "external.json"), encoding="utf-8") as _fh:
     EXTERNAL = json.load(_fh)
@@ -58,8 +60,9 @@ def ctx(*args: str, cwd: str, tune: Sequence[str] = ()) -> str:
 
 def make_config(name: str, docs: str, how: str, folder: str, overrides: list[tuple[list[str], object]]) -> str:
     target = os.path.join(folder, f"{name}.yaml")
-    if how == "repo":
-        with open(os.path.join(REPO, "config.yaml"), encoding="utf-8") as fh:
+    if how in ("repo", "own"):
+        own = os.path.join(os.path.dirname(docs), "config.yaml")
+        with open(os.path.join(REPO, "config.yaml") if how == "repo" else own, encoding="utf-8") as fh:
             data = yaml.safe_load(fh)
         data["docs"] = docs
     else:
@@ -95,6 +98,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the reports as JSON")
     ap.add_argument("--no-baseline", action="store_true", help="leave out the plain section retriever")
     ap.add_argument("--no-memory", action="store_true", help="resend what the conversation holds (hosts that keep it)")
+    ap.add_argument("--no-tools", action="store_true", help="ignore the turns' tool events (the agent's reads, edits)")
     args = ap.parse_args()
     overrides = [parse_set(s) for s in args.set]
     reports = {}
@@ -112,7 +116,8 @@ def main() -> None:
                 print(f"note: {name} left out: no labelled conversations ({convs})", file=sys.stderr)
                 continue
             cfg = make_config(name, docs, how, folder, overrides)
-            extra = (["--hook", args.hook] if args.hook else []) + (["--no-memory"] if args.no_memory else [])
+            extra = (["--hook", args.hook] if args.hook else []) + (["--no-memory"] if args.no_memory else []) + \
+                (["--no-tools"] if args.no_tools else [])
             reports[name] = json.loads(ctx("replay", os.path.join(HERE, convs), "--config", cfg, "--json", *extra,
                                            cwd=folder, tune=args.tune))
             if not args.no_baseline:

@@ -494,6 +494,8 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
            memory: bool | None = typer.Option(
                None, "--memory/--no-memory",
                help="Send only what the conversation lacks (default: as the host keeps its history)."),
+           tools: bool = typer.Option(True, "--tools/--no-tools",
+                                      help="Hear the turns' tool events (the agent's reads and edits)."),
            docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Replay labelled conversations in throwaway sessions: were the gold docs shown, in full, at what cost?
 
@@ -509,7 +511,8 @@ def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{p
     def run(ws: Any) -> Any:
         if hook is not None and hook not in ws.config.host_budgets:
             raise InputError(f"unknown host {hook!r} (known: {', '.join(sorted(ws.config.host_budgets))})")
-        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook), hook, memory)
+        return rp.run(ws, conversations, budget if budget is not None else ws.config.budget_for(hook), hook, memory,
+                      tools)
 
     report = _with_workspace(config, docs, run)
     if as_json:

@@ -269,7 +269,10 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         if host not in HOSTS:
             raise InputError(f"unknown hook host {host!r} (expected one of: {', '.join(HOSTS)})")
         opts = _options(args)
-        kind, prompt, session_id, cwd = parse_payload(host, stdin.read())
+        raw = stdin.read()
+        if _heard_tool(host, raw, opts):
+            return 0  # an after-tool event is answered by silence: the host shows nothing of it
+        kind, prompt, session_id, cwd = parse_payload(host, raw)
         if kind in (TURN, FRESH) and not prompt.strip():
             kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
         if kind != IGNORE:
@@ -286,6 +289,20 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         except (OSError, ValueError):
             pass  # the host stopped reading: there is nobody left to answer
     return 0
+
+
+def _heard_tool(host: str, raw: bytes, opts: dict[str, str]) -> bool:
+    """Whether the payload was the host's after-tool event (then noted for the next turn: toolhook.py)."""
+    from .toolhook import TOOL_EVENTS, is_tool_event, note_tool_event
+
+    if not is_tool_event(host, raw):
+        return False
+    data = _json_object(raw)
+    if data.get("hook_event_name") != TOOL_EVENTS[host]:
+        return False
+    session = opts.get("session") or os.environ.get(ENV_SESSION) or _session(data.get("session_id")) or "default"
+    note_tool_event(host, data, opts, session, lambda folder: find_project(folder, opts, PROJECT_ENV.get(host)))
+    return True
 
 
 def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: str | None, cwd: str | None,

@@ -287,6 +287,7 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
         for hook in mine:
             changed = changed or hook["command"] != command
             hook["command"] = command
+    changed = _install_tool_hook(host, settings, path, command) or changed
     if changed or status != "unchanged":
         _write_json(path, settings)
     return status, others
@@ -305,6 +306,41 @@ def drop_other_routers(host: str, path: str) -> list[str]:
     return dropped
 
 
+# The after-tool event of each host, with the matcher that lets only its file tools fire (the agent's reads
+# and edits: faces/toolhook.py). Codex CLI reads files with shell commands, so its Bash calls are heard too.
+TOOL_HOOKS = {"claude": ("PostToolUse", "Read|Edit|MultiEdit|Write|NotebookEdit"),
+              "gemini": ("AfterTool", "read_file|read_many_files|write_file|replace"),
+              "codex": ("PostToolUse", "apply_patch|Bash")}
+# Claude Code can run a hook without waiting for it: the agent's next tool call does not wait on ctx.
+ASYNC_TOOL_HOOK = {"claude"}
+
+
+def tool_hook_entry(host: str, command: str) -> dict[str, Any]:
+    entry = hook_entry(host, command)
+    if host in ASYNC_TOOL_HOOK:
+        entry["async"] = True
+    return entry
+
+
+def _install_tool_hook(host: str, settings: dict[str, Any], path: str, command: str) -> bool:
+    """Register ctx for the host's after-tool event (matched to its file tools); whether anything changed.
+    Our entry keeps the user's edits to it (a timeout, a narrower matcher) and follows the command."""
+    if host not in TOOL_HOOKS:
+        return False
+    event, matcher = TOOL_HOOKS[host]
+    groups = _groups(settings, path, event, create=True)
+    assert groups is not None
+    mine = [h for h in _hooks_in(groups) if _is_ours(host)(h)]
+    if not mine:
+        groups.append({"matcher": matcher, "hooks": [tool_hook_entry(host, command)]})
+        return True
+    changed = False
+    for hook in mine:
+        changed = changed or hook["command"] != command
+        hook["command"] = command
+    return changed
+
+
 def find_hook(host: str, path: str) -> tuple[str | None, list[str]]:
     """(our hook's command in the host's file, or None; the commands of other context routers there)."""
     if host == "cline":
@@ -321,7 +357,8 @@ def uninstall_hook(host: str, path: str) -> bool:
         return _uninstall_cline(path)
     settings = load_json(path)
     removed = False
-    for event in (HOOK_EVENTS[host], *(e for e, _ in FORGET_EVENTS.get(host, ()))):
+    tool_events = (TOOL_HOOKS[host][0],) if host in TOOL_HOOKS else ()
+    for event in dict.fromkeys((HOOK_EVENTS[host], *(e for e, _ in FORGET_EVENTS.get(host, ())), *tool_events)):
         groups = _groups(settings, path, event, create=False)
         if not groups:
             continue

@@ -61,6 +61,10 @@ def unpin(ws: Workspace, path: str) -> str:
 
 def reset(ws: Workspace, session: str) -> tuple[str, bool]:
     """(the session's name, whether it had state)."""
+    from ..store import events
+
     with ws.store.transaction():
         name = ws.store.resolve_session(session)
-        return name, ws.store.reset(name)
+        existed = ws.store.reset(name)
+    events.forget(ws.store.path, name)  # the files its agent touched since its last turn, too
+    return name, existed

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InputError
-from ..router import TurnRequest, run_turn
-from ..store import index
+from ..router import TurnRequest, project_folder, run_turn
+from ..store import events, index
+from ..store.state import MEMORY
 from ..turn.tiers import HOT, Plan
 from ..workspace import Workspace, refresh
 
@@ -29,6 +31,8 @@ class LabelledTurn:
     gold: tuple[str, ...]
     kind: str
     answers: tuple[str, ...] = ()  # verbatim lines of a gold doc that answer the turn
+    tools: tuple[tuple[str, str], ...] = ()  # (read|edit, file from the project folder): the agent's work
+    # between the previous prompt and this one, heard as the host's after-tool events
 
 
 @dataclass(frozen=True)
@@ -152,15 +156,33 @@ def load(path: str) -> list[Conversation]:
             if not isinstance(answers, list) or not all(isinstance(a, str) and a.strip() for a in answers):
                 raise InputError(f"{at}: 'answers' must be a list of non-empty lines")
             turns.append(LabelledTurn(turn["prompt"], tuple(index.doc_path(g) for g in gold), str(kind),
-                                      tuple(a.strip() for a in answers)))
+                                      tuple(a.strip() for a in answers), _tools(turn.get("tools", []), at)))
         out.append(Conversation(cid, tuple(turns)))
     return out
 
 
+TOOL_KINDS = {"Read": events.READ, "Edit": events.EDIT, "Write": events.EDIT, "read": events.READ,
+              "edit": events.EDIT}
+
+
+def _tools(value: Any, at: str) -> tuple[tuple[str, str], ...]:
+    """A turn's `tools`: [{"tool": "Read"|"Edit"|"Write", "file": "src/x.py"}], in the order the agent used them."""
+    if not isinstance(value, list):
+        raise InputError(f"{at}: 'tools' must be a list of {{tool, file}} objects")
+    out: list[tuple[str, str]] = []
+    for item in value:
+        if not isinstance(item, dict) or item.get("tool") not in TOOL_KINDS or \
+                not isinstance(item.get("file"), str) or not item["file"].strip():
+            raise InputError(f"{at}: each of 'tools' needs a 'tool' (one of: Read, Edit, Write) and a 'file'")
+        out.append((TOOL_KINDS[item["tool"]], item["file"].strip()))
+    return tuple(out)
+
+
 def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str | None = None,
-        memory: bool | None = None) -> Report:
+        memory: bool | None = None, tools: bool = True) -> Report:
     """Replay every conversation in a throwaway session of its own; the sessions are forgotten after.
-    memory: send only what the conversation lacks (None: as the host keeps its history)."""
+    memory: send only what the conversation lacks (None: as the host keeps its history); tools: hear the
+    turns' tool events (the agent's reads and edits) before their prompts."""
     with ws.store.transaction():
         refresh(ws)
         gold = {g for c in conversations for t in c.turns for g in t.gold}
@@ -175,6 +197,8 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
         lines: set[str] = set()  # ... its lines
         try:
             for j, turn in enumerate(conv.turns):
+                if tools and turn.tools:
+                    _hear(ws, session, turn.tools)
                 result = run_turn(ws, TurnRequest(turn.prompt, session=session, budget=budget, host=host,
                                                   trust_index=True, rate_limited=False, memory=memory))
                 out = result.plan.output
@@ -185,7 +209,16 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
         finally:
             with ws.store.transaction():
                 ws.store.reset(session)
+            events.forget(ws.store.path, session)
     return Report(tuple(outcomes), budget)
+
+
+def _hear(ws: Workspace, session: str, tools: tuple[tuple[str, str], ...]) -> None:
+    """The after-tool events of the agent's work, as the hook notes them."""
+    project = project_folder(ws.config)
+    rows = [(os.path.normpath(os.path.join(project, file)), kind) for kind, file in tools]
+    if ws.store.path == MEMORY or not events.record(ws.store.path, session, rows):
+        raise InputError(f"cannot note the tool events of session {session} beside {ws.store.path}")
 
 
 def answered(answers: tuple[str, ...], text: str) -> bool:

@@ -16,11 +16,14 @@ from ..router import decay_stories
 from ..store import index
 from ..store.state import CAUSE_SEPARATOR
 from ..workspace import Workspace, refresh
+from .use import Use
+from .use import compute as compute_use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+NO_USE = Use(0, (), (), (), ())
 CHARS_PER_TOKEN = 4.0  # for text that is no doc's (the box, banners): the usual rate of English prose
 
 
@@ -62,6 +65,7 @@ class Stats:
     per_conversation: Spread = Spread(0.0, 0.0, 0.0)  # chars a conversation (session)
     tokens_per_conversation: Spread | None = None
     saved: int = 0  # chars the conversations held already and were named instead of sent again
+    use: Use | None = None  # what the model used of it, from the transcripts (use.py)
 
     @property
     def memory_saving(self) -> float:
@@ -94,7 +98,8 @@ class Stats:
                 if self.tokens_per_conversation else None,
                 "memory": {"saved_chars": self.saved, "saving": round(self.memory_saving, 4)},
                 "top_keywords": [{"keyword": k, "hits": n} for k, n in self.keywords],
-                "never_shown": list(self.never_shown)}
+                "never_shown": list(self.never_shown),
+                "use": (self.use or NO_USE).to_dict()}
 
 
 def doc_tokens(ws: Workspace, count: Callable[[str], int] | None) -> dict[str, tuple[int, int]]:
@@ -163,7 +168,7 @@ def compute(ws: Workspace, sessions: list[str] | None, count: Callable[[str], in
                  sum(c for c, _ in sizes.values()),
                  sum(t for _, t in sizes.values()) if counted else None, docs, tuple(hits.most_common(10)),
                  tuple(sorted(set(sizes) - shown_ever)), len(sizes), Spread.of(list(conversation_chars.values())),
-                 Spread.of(list(conversation_tokens.values())) if counted else None, saved)
+                 Spread.of(list(conversation_tokens.values())) if counted else None, saved, compute_use(ws, turns))
 
 
 # -- attention over time ----------------------------------------------------------------------------------

@@ -228,11 +228,29 @@ def stats_report(st: Any) -> str:
     if st.keywords:
         lines.append("")
         lines.append("keywords that fired most: " + ", ".join(f"{k} ({n})" for k, n in st.keywords))
+    lines += use_report(st.use)
     if st.never_shown:
         more = len(st.never_shown) - 10
         lines.append("")
         lines.append("never shown: " + ", ".join(st.never_shown[:10]) + (f", +{more} more" if more > 0 else ""))
     return "\n".join(lines)
+
+
+def use_report(use: Any) -> list[str]:
+    """The `use` part of `ctx stats`: what the model used of what was sent (from the transcripts)."""
+    if use is None or not use.sessions:
+        return []
+    lines = ["", f"what the model used ({use.sessions} session(s) with a transcript): "
+                 f"{len(use.used)} doc(s) used, {len(use.unused)} sent and never used"]
+    if use.docs:
+        lines.append(f"{'doc, sent most and used least first':<44} {'sent':>5} {'used':>5}")
+        lines += [f"{d.path[:44]:<44} {d.sent:>5} {d.used:>5}" for d in use.docs[:15]]
+    quoted = [f"{p} ({', '.join(s)})" if s else p for p, s in use.used]
+    if quoted:
+        lines.append("used: " + "; ".join(quoted[:10]) + (f"; +{len(quoted) - 10} more" if len(quoted) > 10 else ""))
+    if use.opened_unsent:
+        lines.append("opened by the agent, never sent: " + ", ".join(use.opened_unsent[:10]))
+    return lines
 
 
 def chart_text(chart: Any, width: int, color: bool) -> str:

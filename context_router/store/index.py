@@ -46,6 +46,7 @@ class Doc:
     related: tuple[str, ...] = ()
     pinned: str | None = None
     decay: float | None = None
+    claims: tuple[str, ...] = ()  # globs of the files the doc is about: front matter `paths` / `globs`
     oversize: bool = False  # over max_doc_bytes: indexed and shown by its header only
     hub: bool = False  # a page that mostly links to other pages
     terms: tuple[bytes, bytes] | None = None  # hashed term counts for the semantic layer (semantic.pack_counts)
@@ -452,6 +453,21 @@ def _str_list(value: Any) -> tuple[str, ...]:
     return tuple(str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip())
 
 
+MAX_CLAIMS = 64  # globs kept per doc
+MAX_GLOB_CHARS = 300
+
+
+def claimed_globs(meta: dict[str, Any]) -> tuple[str, ...]:
+    """The globs a doc's front matter claims: Claude Code rules' `paths` (a list, or one string) and Cursor
+    rules' `globs` (a list, or one comma-separated string)."""
+    out: list[str] = []
+    for key in ("paths", "globs"):
+        value = meta.get(key)
+        items = value.split(",") if isinstance(value, str) else _str_list(value)
+        out += [g.strip() for g in items if g.strip() and len(g.strip()) <= MAX_GLOB_CHARS]
+    return tuple(dict.fromkeys(out))[:MAX_CLAIMS]
+
+
 def header_of(body: str, lines: int) -> tuple[str, bool]:
     """The WARM header: the first `lines` lines, or up to the marker if it comes earlier."""
     all_lines = body.splitlines()
@@ -542,7 +558,7 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
                hub=found.hub if found else False,
                keywords=_str_list(meta.get("keywords")), related=tuple(map(doc_path, _str_list(meta.get("related")))),
                pinned=pinned, decay=float(decay) if decay is not None else None, oversize=oversize,
-               warnings=tuple(warnings))
+               claims=claimed_globs(meta), warnings=tuple(warnings))
 
 
 def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,

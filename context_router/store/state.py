@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - an interpreter without the C module's 
 
 from ..errors import InputError, StateError
 from ..records import decayed, record
+from . import claims
 from .index import Doc
 
 TYPE_CHECKING = False
@@ -484,6 +485,7 @@ class Store:
         self.conn.execute("INSERT INTO sec (sec) VALUES ('delete-all')")
         self.conn.execute("DELETE FROM lex_df")
         self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
+        claims.clear(self.conn)
 
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str],
                   seq: int | None = None) -> None:
@@ -500,6 +502,7 @@ class Store:
             "INSERT OR REPLACE INTO docs (path, mtime_ns, size, skipped) VALUES (?, ?, ?, 1)",
             ((p, st[0], st[1]) for p, st in skipped))
         self._save_lexical(docs, [*removed, *(p for p, _ in skipped)])
+        claims.save(self.conn, docs, [*removed, *(p for p, _ in skipped)])
         if seq is not None:
             self.conn.executemany("INSERT OR REPLACE INTO sem_pending VALUES (?, ?)",
                                   ((p, seq) for p in (*(d.path for d in docs), *removed, *(p for p, _ in skipped))))
@@ -659,6 +662,10 @@ class Store:
         """path -> (related, pinned, decay) from the front matter of these docs."""
         return {p: (loads(r), pin, decay) for p, r, pin, decay in self._select_in(
             "SELECT path, related, pinned, decay FROM docs WHERE skipped = 0 AND path IN ({})", paths)}
+
+    def doc_claims(self) -> dict[str, tuple[str, ...]]:
+        """doc -> the globs of the files its front matter says it is about (store/claims.py)."""
+        return claims.load(self.conn)
 
     def pinned_docs(self) -> dict[str, str]:
         """path -> level of the docs pinned by their front matter (an index keeps this query small)."""

@@ -1,0 +1,1 @@
+ROUTES = {"/v2/orders": "list_orders"}

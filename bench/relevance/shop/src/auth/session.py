@@ -1,0 +1,1 @@
+SESSION_DAYS = 14
