@@ -1,3 +1,3 @@
 """ctx: an attention-based context router for markdown doc repos."""
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
