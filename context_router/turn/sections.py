@@ -11,7 +11,6 @@ before it carries its section's heading), and one line that names what was left 
 from __future__ import annotations
 
 from ..records import record
-from . import headings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,6 +73,8 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
 def find(body: str, name: str) -> str | None:
     """The section called `name` (case-insensitive, as the heading reads or by its slug: the exact title
     first, then the first title that holds it), with its subsections; None when there is none."""
+    from . import headings  # re and html: for `ctx show`, never on the hook path
+
     sections = split(body)
     wanted = [k for k in headings.keys(name) if k]
     titles = [s.title if s.part == 0 else "" for s in sections]

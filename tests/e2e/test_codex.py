@@ -26,7 +26,7 @@ def installed(world: World) -> World:
     record_version(world, "codex")
     trust_project(world)
     res = world.ctx("hook", "install", "codex", "--trust")
-    assert res.returncode == 0 and "trusted 3 hook(s)" in res.stdout, res.stdout + res.stderr
+    assert res.returncode == 0 and "trusted 4 hook(s)" in res.stdout, res.stdout + res.stderr
     return world
 
 
@@ -34,7 +34,7 @@ def test_an_untrusted_hook_is_reported_and_trust_makes_it_run(world):
     record_version(world, "codex")
     trust_project(world)
     res = world.ctx("hook", "install", "codex")
-    assert "Codex CLI skips 3 of ctx's 3 hooks" in res.stderr and "--trust" in res.stderr
+    assert "Codex CLI skips 4 of ctx's 4 hooks" in res.stderr and "--trust" in res.stderr
     skipped = world.run("codex", [*BASE, PROMPT])
     assert skipped.code == 0 and count(skipped.last, BOX) == 0  # skipped without a word
     doctor = world.ctx("doctor")
