@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from ..records import record
 from .tiers import HOT
 
@@ -108,39 +106,51 @@ def shown_name(path: str) -> str:
 # What a doc's text may not hold as it is. Line breaks other than \n: splitlines() splits at them (so the
 # sections and the header do) and a terminal may draw over a line at \r. Other control characters, the bidi
 # overrides that reorder what a reader sees, and what XML 1.0 cannot carry (surrogates, U+FFFE, U+FFFF).
-_BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_HIDDEN = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
-_NOT_XML = re.compile(_HIDDEN.pattern[:-1] + "\x0b\x0c\x1c-\x1e]")  # and XML 1.0 cannot hold these either
+# str.translate, not re: doc_text runs on every hook turn, and importing re costs the hook path its own time.
+_BREAK_CHARS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_HIDDEN_CODES = [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x1F, *range(0x7F, 0x85), *range(0x86, 0xA0),
+                 *range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
 # Lines that only ctx writes: its banners, the box, and its own "... [" notices (cut, truncated, left out).
-_OWN_LINE = re.compile("^(?=[ \t]*(?:━━━|╔|║|╚|\\.\\.\\. \\[))", re.MULTILINE)
-# ctx's xml elements, which a doc's text must not open or close.
-_OWN_TAG = re.compile("<(/?(?:documents?|attention_state|about|note|omitted)\\b)", re.IGNORECASE)
+_OWN_STARTS = ("━━━", "╔", "║", "╚", "... [")
 
 
 def _escaped(ch: str) -> str:
     return f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
 
 
+_BREAKS = str.maketrans(dict.fromkeys(_BREAK_CHARS, "\n"))
+_HIDDEN = {code: _escaped(chr(code)) for code in _HIDDEN_CODES}
+_NOT_XML = {**_HIDDEN, **{ord(ch): _escaped(ch) for ch in "\x0b\x0c\x1c\x1d\x1e"}}
+
+
 def doc_text(text: str) -> str:
     """A doc's text as ctx prints it in every format: its line breaks as \\n, other control characters escaped
     as `\\x1b`, and a line that reads like one of ctx's own (a banner, the box, a `... [` notice) led by a
     backslash, so it cannot pass for one. Lines are neither added nor removed (sections keep their number)."""
-    text = _BREAKS.sub("\n", text)
-    text = _HIDDEN.sub(lambda m: _escaped(m.group()), text)
-    return _OWN_LINE.sub("\\\\", text)
+    text = text.replace("\r\n", "\n").translate(_BREAKS).translate(_HIDDEN)
+    if not any(mark in text for mark in _OWN_STARTS):
+        return text
+    return "\n".join("\\" + line if line.lstrip(" \t").startswith(_OWN_STARTS) else line
+                     for line in text.split("\n"))
+
+
+def _own_tag() -> Any:
+    """ctx's xml elements, which a doc's text must not open or close (re only for the xml format)."""
+    import re
+
+    return re.compile("<(/?(?:documents?|attention_state|about|note|omitted)\\b)", re.IGNORECASE)
 
 
 def _inert(content: str) -> str:
     """A doc's text inside <document>: a CDATA section (raw HTML, `&` and `<` stay as the doc has them), its
     `]]>` split so it cannot end the section early, and ctx's own tags defused for a reader that does not
     parse (the model)."""
-    content = _NOT_XML.sub(lambda m: _escaped(m.group()), content)
-    content = _OWN_TAG.sub(r"&lt;\1", content).replace("]]>", "]]]]><![CDATA[>")
+    content = _own_tag().sub(r"&lt;\1", content.translate(_NOT_XML)).replace("]]>", "]]]]><![CDATA[>")
     return f"<![CDATA[{content}]]>"
 
 
 def _attr(value: str) -> str:
-    value = _NOT_XML.sub(lambda m: _escaped(m.group()), value)
+    value = value.translate(_NOT_XML)
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
