@@ -704,6 +704,21 @@ class Store:
         token)."""
         return self._select_in("SELECT keyword, path, derived FROM kw WHERE token IN ({})", ["", *tokens])
 
+    def keyword_counts(self, tokens: Iterable[str]) -> list[tuple[str, str, int]]:
+        """(token, keyword, how many docs have it under that token) of every keyword filed under one of these
+        tokens (and those with no word token): counted by the index, no row per doc comes back."""
+        return self._select_in("SELECT token, keyword, count(*) FROM kw WHERE token IN ({}) GROUP BY token, keyword",
+                               ["", *tokens])
+
+    def keyword_docs(self, token: str, keyword: str, paths: Iterable[str] | None = None
+                     ) -> list[tuple[str, str, int]]:
+        """(keyword, path, derived) of the docs that have this keyword (filed under this token), or of these of
+        them."""
+        sql = "SELECT keyword, path, derived FROM kw WHERE token = ? AND keyword = ?"
+        if paths is None:
+            return self.conn.execute(sql, (token, keyword)).fetchall()
+        return self._select_in(sql + " AND path IN ({})", paths, (token, keyword))
+
     def hubs(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these docs are hubs (pages that mostly link to other pages)."""
         return frozenset(p for (p,) in self._select_in("SELECT path FROM docs WHERE hub AND path IN ({})", paths))
