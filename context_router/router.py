@@ -170,7 +170,7 @@ def _hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple
     text); a doc with none is named by its path, which always is a hit."""
     if not ws.config.semantic.enabled:
         return ws.store.keywords_of(paths)
-    rows = ws.store.keyword_owners(paths)
+    rows = ws.store.keyword_owners(paths, keywords.WEAK_OWNERS)
     common = _common_in_text(ws.store, (kw for kw, _, derived, _ in rows if not derived), n_docs)
     out: dict[str, list[str]] = {}
     for kw, path, derived, owners in rows:
@@ -205,13 +205,13 @@ def _keyword_hits(cfg: Config, store: Store, prompt: str, tokens: set[str], n_do
     show is broad: which of them the turn shows is for other evidence to say, so its owners are not read
     here (broad_lifts asks for the few the text ranking names); the others are read, and split as strong
     or weak."""
+    cap = cfg.warm.max_files
     owners: dict[str, int] = {}
     filed: dict[str, list[str]] = {}
-    for token, kw, n in store.keyword_counts(tokens):
+    for token, kw, n in store.keyword_counts(tokens, cap + 1):  # past the cap, how many more is no matter
         owners[kw] = owners.get(kw, 0) + n
         filed.setdefault(kw, []).append(token)
     fired = keywords.fired(sorted(owners), prompt, tokens)
-    cap = cfg.warm.max_files
     broad = [(t, kw) for kw in fired if keywords.is_broad(owners[kw], cap) for t in filed[kw]]
     found = [row for kw in fired if not keywords.is_broad(owners[kw], cap) for t in filed[kw]
              for row in store.keyword_docs(t, kw)]
