@@ -206,3 +206,17 @@ def test_a_keyword_many_docs_share_writes_only_the_docs_the_text_ranks(tmp_path_
     # What else the turn wrote comes from other evidence (the semantic layer's, on a tiny corpus): a few docs,
     # never a row per owner.
     assert len(written - sayers) <= 5
+
+
+def test_a_doc_hit_by_its_own_keyword_counts_a_broad_one_it_shares_among_its_hits(ctx, tmp_path):
+    from .conftest import write_docs
+
+    write_docs(tmp_path / "docs", {f"d{i:02}.md": f"# Doc {i:02}\n\nText {i}.\n" for i in range(12)})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\nkeywords:\n  d00.md: [zorblix, quuxwidget]\n"
+                   + "".join(f"  d{i:02}.md: [zorblix]\n" for i in range(1, 12)))
+    data = json.loads(ctx("route", "the quuxwidget and zorblix", "--config", str(cfg), "-f", "json").out)
+    first = data["files"][0]
+    assert first["path"] == "d00.md" and first["tier"] == "HOT"
+    assert {"keyword:quuxwidget", "keyword:zorblix"} <= set(first["reasons"])
+    assert not [f for f in data["files"] if "weak-keyword:zorblix" in f["reasons"]]
