@@ -170,7 +170,7 @@ def _hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple
     text); a doc with none is named by its path, which always is a hit."""
     if not ws.config.semantic.enabled:
         return ws.store.keywords_of(paths)
-    rows = ws.store.keyword_owners(paths)
+    rows = ws.store.keyword_owners(paths, keywords.WEAK_OWNERS)
     common = _common_in_text(ws.store, (kw for kw, _, derived, _ in rows if not derived), n_docs)
     out: dict[str, list[str]] = {}
     for kw, path, derived, owners in rows:
@@ -184,9 +184,64 @@ def _weak_hits(cfg: Config, hits: dict[str, list[str]], derived: set[tuple[str, 
     """Hits by weak, common or derived keywords only lift their doc to the top of WARM: the text evidence
     decides if it is HOT."""
     strong, weak = keywords.split_weak(hits, derived, common)
+    return strong, _weak_signals(cfg, weak)
+
+
+def _weak_signals(cfg: Config, weak: Mapping[str, list[str]]) -> tuple[attention.Signal, ...]:
     ceiling = cfg.hot.threshold - 0.01
-    return strong, tuple(attention.Signal(p, attention.FLOOR, ceiling, f"weak-keyword:{kw}")
-                         for p, kws in sorted(weak.items()) for kw in kws)
+    return tuple(attention.Signal(p, attention.FLOOR, ceiling, f"weak-keyword:{kw}")
+                 for p, kws in sorted(weak.items()) for kw in kws)
+
+
+@record
+class _KeywordHits:
+    hits: dict[str, list[str]]  # path -> the keywords that fired on it, of the docs they make HOT
+    weak: tuple[attention.Signal, ...]  # the lifts of the weak hits among the keywords a few docs own
+    broad: list[tuple[str, str]]  # (token, keyword) of the fired keywords more docs own than WARM can show
+
+
+def _keyword_hits(cfg: Config, store: Store, prompt: str, tokens: set[str], n_docs: int) -> _KeywordHits:
+    """The prompt's keyword hits with the semantic layer on. A keyword more docs own than the WARM tier can
+    show is broad: which of them the turn shows is for other evidence to say, so its owners are not read
+    here (broad_lifts asks for the few the text ranking names); the others are read, and split as strong
+    or weak."""
+    cap = cfg.warm.max_files
+    owners: dict[str, int] = {}
+    filed: dict[str, list[str]] = {}
+    for token, kw, n in store.keyword_counts(tokens, cap + 1):  # past the cap, how many more is no matter
+        owners[kw] = owners.get(kw, 0) + n
+        filed.setdefault(kw, []).append(token)
+    fired = keywords.fired(sorted(owners), prompt, tokens)
+    broad = [(t, kw) for kw in fired if keywords.is_broad(owners[kw], cap) for t in filed[kw]]
+    found = [row for kw in fired if not keywords.is_broad(owners[kw], cap) for t in filed[kw]
+             for row in store.keyword_docs(t, kw)]
+    hits: dict[str, list[str]] = {}
+    for kw, path, _ in sorted(found):
+        hits.setdefault(path, []).append(kw)
+    derived = {(kw, p) for kw, p, flag in found if flag}
+    common = _common_in_text(store, (kw for kws in hits.values() for kw in kws), n_docs)
+    strong, weak = _weak_hits(cfg, hits, derived, common)
+    return _KeywordHits(strong, weak, broad)
+
+
+def broad_lifts(cfg: Config, store: Store, broad: list[tuple[str, str]], hits: dict[str, list[str]],
+                relevance: Mapping[str, float]) -> tuple[attention.Signal, ...]:
+    """The lifts of the broad keywords that fired: a doc hit by a keyword of its own counts them among its
+    hits; otherwise only the docs the turn's text ranking scored, the best few, are lifted like a weak hit.
+    The others are not touched: no signal, no write, whether ten or ten thousand docs own the keyword."""
+    if not broad:
+        return ()
+    asked = sorted({*hits, *relevance})
+    owners: dict[str, list[str]] = {}
+    for token, kw in broad:
+        owners.setdefault(kw, []).extend(p for _, p, _ in store.keyword_docs(token, kw, asked))
+    for kw, paths in sorted(owners.items()):
+        for path in paths:
+            if path in hits and kw not in hits[path]:
+                hits[path].append(kw)
+    lifts = keywords.broad_lifts({kw: [p for p in paths if p not in hits] for kw, paths in owners.items()},
+                                 relevance, cfg.warm.max_files)
+    return _weak_signals(cfg, lifts)
 
 
 def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[float, float]]:
@@ -299,13 +354,13 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     cfg, store, name = ws.config, ws.store, session.name
     kept = store.warm_scores(name, turn - 1)
     tokens = keywords.prompt_tokens(prompt)
-    found = store.keyword_candidates(tokens)
-    hits = keywords.match([(kw, p) for kw, p, _ in found], prompt, tokens)
     weak_signals: tuple[attention.Signal, ...] = ()
-    if cfg.semantic.enabled:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
-        derived = {(kw, p) for kw, p, flag in found if flag}
-        common = _common_in_text(store, (kw for kws in hits.values() for kw in kws), snap.n_docs)
-        hits, weak_signals = _weak_hits(cfg, hits, derived, common)
+    broad: list[tuple[str, str]] = []
+    if cfg.semantic.enabled:
+        found = _keyword_hits(cfg, store, prompt, tokens, snap.n_docs)
+        hits, weak_signals, broad = found.hits, found.weak, found.broad
+    else:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
+        hits = keywords.match([(kw, p) for kw, p, _ in store.keyword_candidates(tokens)], prompt, tokens)
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
     previous = scores_at(cfg, snap, kept, turn - 1)
     sem_turn = None
@@ -318,12 +373,14 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
             return {p: fs for p, fs in every.items() if p in known}
 
         sem_turn = model.step(ws, session.semantic, prompt, hits, previous, snap.version, snap.n_docs, everything)
-    signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()))
     lex_turn = None
+    lex_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled and cfg.semantic.lexical:
         held = frozenset(p for p, fs in previous.items() if fs.score >= cfg.hot.threshold)
         lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held)
-        signals = (*signals, *lex_turn.signals)
+        lex_signals = lex_turn.signals
+    weak_signals += broad_lifts(cfg, store, broad, hits, lex_turn.relevance if lex_turn is not None else {})
+    signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()), *lex_signals)
     if work is not None and work.files:
         signals = (*signals, *work_signals(ws, work, frozenset(hits)))
     touched = {*hits, *pins, *(s.path for s in signals)}

@@ -1,3 +1,6 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
 from context_router.turn.keywords import doc_keywords, index_key, match_all
 
 
@@ -78,3 +81,45 @@ def test_weak_keywords():
     assert not is_weak("test runner", 1)  # a phrase says more than its words
     assert is_weak("in", 1) and is_weak("do", 1)  # a doc named after a stopword (in.md) fires on any sentence
     assert not is_weak("ls", 1) and not is_weak("tar", 1)
+
+
+def test_the_keywords_that_fire_are_those_match_finds():
+    from context_router.turn.keywords import fired, match
+
+    cands = [("retry budget", "a.md"), ("port", "b.md"), ("api", "c.md"), ("retry budget", "d.md")]
+    prompt = "What are the retried budgets on that port?"
+    assert fired(["retry budget", "port", "api"], prompt) == ["retry budget", "port"]
+    assert match(cands, prompt) == {"a.md": ["retry budget"], "b.md": ["port"], "d.md": ["retry budget"]}
+
+
+def test_a_keyword_more_docs_own_than_warm_shows_is_broad():
+    from context_router.turn.keywords import is_broad
+
+    assert is_broad(9, 8) and not is_broad(8, 8) and not is_broad(1, 8)
+
+
+def test_a_broad_keyword_lifts_only_the_owners_the_text_ranks_the_best_first():
+    from context_router.turn.keywords import broad_lifts
+
+    owners = {"shared": [f"d{i}.md" for i in range(400)]}
+    relevance = {"d7.md": 0.2, "d3.md": 0.9, "x.md": 1.0, "d5.md": 0.0, "d9.md": 0.5}
+    assert broad_lifts(owners, relevance, 2) == {"d3.md": ["shared"], "d9.md": ["shared"]}
+    assert broad_lifts(owners, {}, 8) == {}  # a keyword that tells four hundred docs apart from nothing
+
+
+@given(st.dictionaries(st.sampled_from(["k1", "k2", "k3"]),
+                       st.lists(st.sampled_from([f"d{i}.md" for i in range(60)]), max_size=60), max_size=3),
+       st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(80)]), st.floats(0.0, 5.0), max_size=40),
+       st.integers(0, 12))
+def test_broad_lifts_are_bounded_by_the_cap_and_the_ranking(owners, relevance, cap):
+    from context_router.turn.keywords import broad_lifts
+
+    lifts = broad_lifts(owners, relevance, cap)
+    for kw, paths in owners.items():
+        lifted = [p for p, kws in lifts.items() if kw in kws]
+        assert len(lifted) <= cap
+        assert all(p in paths and relevance[p] > 0 for p in lifted)
+        passed_over = [p for p in set(paths) if p not in lifted and relevance.get(p, 0.0) > 0]
+        # every owner left out ranks no better than every one lifted (or the cap was reached)
+        assert not passed_over or len(lifted) == cap
+        assert all(relevance[q] <= min((relevance[p] for p in lifted), default=float("inf")) for q in passed_over)

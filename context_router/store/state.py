@@ -150,6 +150,14 @@ CREATE TABLE IF NOT EXISTS history_shared (
 CREATE INDEX IF NOT EXISTS history_shared_by_turn ON history_shared (session, turn)
 """
 
+# Version 6: the keyword index is ordered by keyword within its token, so a turn finds the keywords filed under
+# the prompt's words one index step each and counts a keyword's docs only as far as it needs (keyword_counts):
+# a keyword that ten thousand docs share costs what a keyword of one doc costs.
+SCHEMA_V6 = """
+DROP INDEX IF EXISTS kw_by_token;
+CREATE INDEX kw_by_token ON kw (token, keyword)
+"""
+
 
 def _run(conn: sqlite3.Connection, statements: str) -> None:
     for statement in statements.split(";"):
@@ -166,7 +174,7 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
 # of the connection), so a new state runs them all and an older one the steps after its version. The version
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
-MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -704,15 +712,44 @@ class Store:
         token)."""
         return self._select_in("SELECT keyword, path, derived FROM kw WHERE token IN ({})", ["", *tokens])
 
+    def keyword_counts(self, tokens: Iterable[str], upto: int) -> list[tuple[str, str, int]]:
+        """(token, keyword, how many docs have it under that token, counted up to `upto`) of every keyword filed
+        under one of these tokens (and those with no word token). The index is walked from one keyword to the
+        next (each a seek, however many docs share the one before) and a keyword's docs are counted only up to
+        `upto`: a keyword shared by every doc costs no more than one of a single doc."""
+        wanted = sorted({"", *tokens})
+        rows: list[tuple[str, str, int]] = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i:i + 500]
+            rows += self.conn.execute(
+                "WITH RECURSIVE t(token) AS (VALUES " + ",".join(["(?)"] * len(chunk)) + "), "
+                "d(token, keyword) AS (SELECT token, (SELECT min(keyword) FROM kw WHERE kw.token = t.token) FROM t "
+                "UNION ALL SELECT token, (SELECT min(keyword) FROM kw WHERE kw.token = d.token AND kw.keyword > "
+                "d.keyword) FROM d WHERE keyword IS NOT NULL) "
+                "SELECT token, keyword, (SELECT count(*) FROM (SELECT 1 FROM kw WHERE kw.token = d.token AND "
+                "kw.keyword = d.keyword LIMIT ?)) FROM d WHERE keyword IS NOT NULL",
+                [*chunk, upto]).fetchall()
+        return rows
+
+    def keyword_docs(self, token: str, keyword: str, paths: Iterable[str] | None = None
+                     ) -> list[tuple[str, str, int]]:
+        """(keyword, path, derived) of the docs that have this keyword (filed under this token), or of these of
+        them."""
+        sql = "SELECT keyword, path, derived FROM kw WHERE token = ? AND keyword = ?"
+        if paths is None:
+            return self.conn.execute(sql, (token, keyword)).fetchall()
+        return self._select_in(sql + " AND path IN ({})", paths, (token, keyword))
+
     def hubs(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these docs are hubs (pages that mostly link to other pages)."""
         return frozenset(p for (p,) in self._select_in("SELECT path FROM docs WHERE hub AND path IN ({})", paths))
 
-    def keyword_owners(self, paths: Iterable[str]) -> list[tuple[str, str, int, int]]:
-        """(keyword, path, derived, how many docs have the keyword) of each keyword of these docs, in order."""
-        return self._select_in("SELECT k.keyword, k.path, k.derived, (SELECT count(*) FROM kw o WHERE o.token = "
-                               "k.token AND o.keyword = k.keyword) FROM kw k WHERE k.path IN ({}) "
-                               "ORDER BY k.path, k.ord", paths)
+    def keyword_owners(self, paths: Iterable[str], upto: int) -> list[tuple[str, str, int, int]]:
+        """(keyword, path, derived, how many docs have the keyword, counted up to `upto`) of each keyword of these
+        docs, in order: a keyword a thousand docs share is counted as far as the question needs, not read whole."""
+        return self._select_in("SELECT k.keyword, k.path, k.derived, (SELECT count(*) FROM (SELECT 1 FROM kw o "
+                               "WHERE o.token = k.token AND o.keyword = k.keyword LIMIT ?)) FROM kw k "
+                               "WHERE k.path IN ({}) ORDER BY k.path, k.ord", paths, (upto,))
 
     def keywords_of(self, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}

@@ -128,20 +128,30 @@ def match(candidates: Iterable[tuple[str, str]], prompt: str, tokens: set[str] |
     A keyword fires where it occurs between word boundaries as written, or with any of its words inflected
     ("budget" on "Budgets", "retry" on "retried"); the characters between its words still match exactly.
     """
+    pairs = sorted(candidates)
+    on = set(fired(dict.fromkeys(kw for kw, _ in pairs), prompt, tokens))
+    hits: dict[str, list[str]] = {}
+    for kw, path in pairs:
+        if kw in on:
+            hits.setdefault(path, []).append(kw)
+    return hits
+
+
+def fired(keywords: Iterable[str], prompt: str, tokens: set[str] | None = None) -> list[str]:
+    """The keywords among these that fire on the prompt (as `match` fires them), in the order given."""
     tokens = prompt_tokens(prompt) if tokens is None else tokens
     text = normalise(prompt)
     stemmed: str | None = None
-    fired: dict[str, bool] = {}
-    hits: dict[str, list[str]] = {}
-    for kw, path in sorted(candidates):
-        if kw not in fired:
-            fired[kw] = all(t in tokens for t in keyword_tokens(kw)) and occurs(kw, text)
-            if not fired[kw] and all(t in tokens for t in keyword_tokens(kw)):
-                stemmed = stem_text(text) if stemmed is None else stemmed
-                fired[kw] = occurs(stem_text(kw), stemmed)
-        if fired[kw]:
-            hits.setdefault(path, []).append(kw)
-    return hits
+    out: list[str] = []
+    for kw in keywords:
+        if not all(t in tokens for t in keyword_tokens(kw)):
+            continue
+        if not occurs(kw, text):
+            stemmed = stem_text(text) if stemmed is None else stemmed
+            if not occurs(stem_text(kw), stemmed):
+                continue
+        out.append(kw)
+    return out
 
 
 # -- weak keywords: they lift a doc, but do not make it HOT on their own -------------------------------------
@@ -183,6 +193,25 @@ def split_weak(hits: Mapping[str, list[str]], derived: Collection[tuple[str, str
         weak = all(is_weak(kw, owners[kw]) or (kw, path) in derived or kw in common for kw in kws)
         (weak_hits if weak else strong_hits)[path] = kws
     return strong_hits, weak_hits
+
+
+def is_broad(owners: int, cap: int) -> bool:
+    """Whether a keyword is owned by more docs than a tier can show (`cap`): saying it tells the turn nothing
+    about which of them to show, so it lifts only owners that other evidence already ranks (broad_lifts)."""
+    return owners > cap
+
+
+def broad_lifts(owners: Mapping[str, Iterable[str]], relevance: Mapping[str, float], cap: int
+                ) -> dict[str, list[str]]:
+    """path -> the broad keywords that lift it: of each broad keyword's owners (`owners`: keyword -> the owners
+    asked about), only those the turn's text ranking scored (`relevance`), the best `cap` of them. A keyword
+    that a thousand docs share then costs the few docs the ranking names, never a walk over the thousand."""
+    out: dict[str, list[str]] = {}
+    for kw, paths in sorted(owners.items()):
+        scored = sorted((p for p in set(paths) if relevance.get(p, 0.0) > 0.0), key=lambda p: (-relevance[p], p))
+        for path in scored[:max(cap, 0)]:
+            out.setdefault(path, []).append(kw)
+    return out
 
 
 def match_all(keywords_by_path: Mapping[str, Iterable[str]], prompt: str) -> dict[str, list[str]]:
