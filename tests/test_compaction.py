@@ -297,3 +297,18 @@ def test_gemini_resumed_session_is_measured_by_the_clients_estimate(session):
     session.start()
     resumed = session.prompt("kestrel again?")
     assert ALREADY in block(resumed) and TOPOLOGY not in block(resumed)
+
+
+def test_gemini_install_takes_out_an_earlier_precompress_entry_and_keeps_others(tmp_path):
+    from context_router.faces.install import HOOK_FILES, install_hook, uninstall_hook
+
+    path = tmp_path / HOOK_FILES["gemini"]
+    path.parent.mkdir()
+    other = {"name": "notify", "type": "command", "command": "notify-send compress"}
+    ours = {"name": "ctx", "type": "command", "command": "ctx hook gemini", "timeout": 5000}
+    path.write_text(json.dumps({"hooks": {"PreCompress": [{"matcher": "manual", "hooks": [ours]},
+                                                          {"hooks": [other]}]}}))
+    assert install_hook("gemini", str(path), "ctx hook gemini")[0] == "added"
+    assert json.loads(path.read_text())["hooks"]["PreCompress"] == [{"hooks": [other]}]
+    path.write_text(json.dumps({"hooks": {"PreCompress": [{"matcher": "manual", "hooks": [ours]}]}}))
+    assert uninstall_hook("gemini", str(path)) and not path.exists()

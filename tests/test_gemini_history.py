@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_router.faces import gemini
@@ -71,6 +71,7 @@ def test_a_file_not_of_the_clients_shape_is_not_read(tmp_path, content):
 
 def test_only_the_last_full_history_is_read(tmp_path, monkeypatch):
     path = write(tmp_path / "s.jsonl", user(1, "x" * 500), {"$set": {"messages": [user(2, "b")]}}, reply(2))
+    monkeypatch.setattr(gemini, "FIRST_CHUNK", 50)
     monkeypatch.setattr(gemini, "MAX_BYTES", 200)
     assert [p[0].get("text") for _, p in gemini.read_history(path).entries] == ["b", "ok"]
     write(tmp_path / "s.jsonl", {"$set": {"messages": [user(2, "b")]}}, user(1, "x" * 500))
@@ -161,3 +162,59 @@ def test_the_threshold_from_the_settings(tmp_path, monkeypatch, project, user, s
             (folder / ".gemini").mkdir(parents=True)
             (folder / ".gemini" / "settings.json").write_text(json.dumps({"model": {"compressionThreshold": value}}))
     assert gemini.threshold(str(tmp_path)) == share
+
+
+def test_the_gemini_hook_reads_its_history_without_a_heavy_import(sample, tmp_path):
+    """A warm Gemini turn that reads the session file (and finds it will compress) loads nothing heavy."""
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+    from .test_hooks import HEAVY
+
+    chats = write(tmp_path / "session.jsonl", HEADER, {"$set": {"messages": [user(0, "<session_context>")]}},
+                  user(1, "kestrel"), reply(1, tokens=900_000))
+    raw = json.dumps({"session_id": "g", "transcript_path": chats, "cwd": str(sample.parent),
+                      "hook_event_name": "BeforeAgent", "prompt": "is kestrel up?"})
+    probe = (
+        "import io, sys\n"
+        "before = set(sys.modules)\n"
+        "from context_router.faces.hooks import run_hook\n"
+        f"raw = {raw.encode()!r}\n"
+        "out = io.StringIO()\n"
+        "run_hook('gemini', [], stdin=io.BytesIO(raw), stdout=out, stderr=sys.stderr)\n"
+        "assert 'kestrel' in out.getvalue()\n"
+        f"print(repr([m for m in {HEAVY!r} if m in set(sys.modules) - before]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for _ in range(2):  # the second run is warm: config cached, index built
+        res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+        assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+
+
+@settings(max_examples=25, deadline=None)  # a state file each: a few are enough for this one
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 6)), max_size=20),
+       st.frozensets(st.integers(0, 6)))
+def test_forgetting_all_but_the_held_turns(rows, keep):
+    """What was sent at a held turn stays remembered, all else is forgotten, and the count says how much."""
+    import tempfile
+
+    from context_router.store.state import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"{folder}/state.db")
+        units = {(f"{p}.md", f"w{p}{t}"): t for p, t in rows}
+        with store.transaction():
+            for (path, unit), turn in units.items():
+                store.remember_sent("s", turn, [(path, unit)])
+            store.remember_sent("other", 9, [("a.md", "x")])
+            gone = store.forget_sent("s", keep=keep)
+        with store.read_transaction():
+            left = store.sent_units("s", {p for p, _ in units})
+            other = store.sent_units("other", ["a.md"])
+        store.close()
+    assert {(p, u): t for p, us in left.items() for u, t in us.items()} == \
+        {k: t for k, t in units.items() if t in keep}
+    assert gone == sum(1 for t in units.values() if t not in keep) and other == {"a.md": {"x": 9}}

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 HOOK_PART = "<hook_context>"
 BANNER = "ATTENTION STATE [Turn "
 SET_MESSAGES = b'{"$set":{"messages":'
+FIRST_CHUNK = 1024 * 1024
 MAX_BYTES = 64 * 1024 * 1024  # the tail read to find the last full history; past that, the file is not trusted
 WINDOW = 1_048_576  # every Gemini model's window as the client knows it
 GEMMA_WINDOW = 256_000  # the Gemma 4 models'
@@ -80,24 +81,12 @@ def read_history(path: Any) -> History | None:
 
     if not isinstance(path, str) or not path:
         return None
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - MAX_BYTES))
-            data = fh.read()
-    except OSError:
+    data = _from_last_history(path)
+    if data is None:
         return None
-    found = data.rfind(b"\n" + SET_MESSAGES)
-    if found >= 0:
-        start = found + 1
-    elif data.startswith(SET_MESSAGES) or size <= MAX_BYTES:
-        start = 0
-    else:
-        return None  # the last full history is further back than ctx reads
     messages: dict[str, dict[str, Any]] = {}
     tokens: int | None = None
-    for raw in data[start:].split(b"\n"):
+    for raw in data.split(b"\n"):
         if not raw.strip():
             continue
         try:
@@ -108,6 +97,30 @@ def read_history(path: Any) -> History | None:
             return None
         tokens = _apply(record, messages, tokens)
     return History(_entries(messages.values()), tokens, _last_model(messages.values()))
+
+
+def _from_last_history(path: str) -> bytes | None:
+    """The file from its last full history on (all of it when it has none), read from the end in growing
+    chunks; None when it cannot be read or that history is further back than MAX_BYTES."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            chunk = min(FIRST_CHUNK, MAX_BYTES)
+            while True:
+                start = max(0, size - chunk)
+                fh.seek(start)
+                data = fh.read(size - start)
+                found = data.rfind(b"\n" + SET_MESSAGES)
+                if found >= 0:
+                    return data[found + 1:]
+                if start == 0:
+                    return data
+                if chunk >= MAX_BYTES:
+                    return None
+                chunk = min(chunk * 4, MAX_BYTES)
+    except OSError:
+        return None
 
 
 def _apply(record: dict[str, Any], messages: dict[str, dict[str, Any]], tokens: int | None) -> int | None:
