@@ -90,22 +90,156 @@ def test_claude_clear_forgets(sample):
     assert TOPOLOGY in block(after)
 
 
-def test_gemini_precompress_auto_fires_every_turn_and_forgets_nothing(sample):
-    hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="is kestrel up?"))
-    assert hook("gemini", gemini(sample.parent, "PreCompress", trigger="auto")) == (0, "", "")
-    _, second = answer(hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="kestrel again?"))[1])
+class GeminiSession:
+    """Gemini CLI's session file, written as the client writes it (recorded from 0.61.0): each process's header
+    and the history it resumes set anew, a record per message (the prompt with ctx's block as a part of it,
+    `<` and `>` escaped, recorded after BeforeAgent), and a compression's history set anew."""
+
+    def __init__(self, folder: Path, cwd: Path) -> None:
+        self.path = folder / "session-2026-12-01T23-51-75d4e806.jsonl"
+        self.cwd = cwd
+        self.messages: list[dict] = []
+        self.n = 0
+        self.start()
+
+    def write(self, record: dict) -> None:
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def start(self) -> None:
+        """A process starts: its header, then the history it resumes (the session context first)."""
+        self.write({"sessionId": "75d4e806", "projectHash": "744c", "startTime": "2026-12-01T23:51:02.713Z",
+                    "lastUpdated": "2026-12-01T23:51:02.713Z", "kind": "main"})
+        context = {"id": "ctx0", "type": "user", "content": [{"text": "<session_context>\nThis is the Gemini CLI."}]}
+        kept = [m for m in self.messages if not m["content"][0]["text"].startswith(("/", "<session_context>"))]
+        self.messages = [context, *kept]
+        self.write({"$set": {"messages": self.messages, "lastUpdated": "2026-12-01T23:51:02.714Z"}})
+
+    def add(self, kind: str, content: list[dict], **fields: object) -> None:
+        self.n += 1
+        message = {"id": f"m{self.n}", "timestamp": "2026-12-01T23:51:03.000Z", "type": kind, "content": content,
+                   **fields}
+        self.messages.append(message)
+        self.write(message)
+        self.write({"$set": {"lastUpdated": "2026-12-01T23:51:03.001Z"}})
+
+    def prompt(self, text: str, tokens: int = 50, event: str = "BeforeAgent") -> str:
+        """One prompt: BeforeAgent, then the prompt with ctx's block recorded, then the reply and its tokens."""
+        data = {**json.loads(gemini(self.cwd, event, prompt=text)), "transcript_path": str(self.path)}
+        code, out, err = hook("gemini", json.dumps(data).encode())
+        assert (code, err) == (0, "")
+        _, context = answer(out)
+        escaped = context.replace("<", "&lt;").replace(">", "&gt;")
+        self.add("user", [{"text": text}, *([{"text": f"<hook_context>{escaped}</hook_context>"}] if context else [])])
+        self.add("gemini", [{"text": "ok"}], thoughts=[], model="gemini-3.8-flash",
+                 tokens={"input": tokens, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": tokens + 10})
+        return context
+
+    def compress(self, keep: int) -> None:
+        """The client's compression: a summary in place of the history but its last `keep` messages."""
+        tail = self.messages[len(self.messages) - keep:] if keep else []
+        self.messages = [self.messages[0], {"id": "sum", "type": "user", "content": [{"text": "<state_snapshot>"}]},
+                         {"id": "got", "type": "gemini", "content": [{"text": "Got it."}]}, *tail]
+        self.write({"$set": {"sessionId": "75d4e806"}})
+        self.write({"$set": {"messages": self.messages, "lastUpdated": "2026-12-01T23:51:04.000Z"}})
+
+
+VAULT = "━━━ [🔥 HOT] systems/vault.md (score: 1.00) ━━━"
+
+
+def block_of(text: str, title: str) -> str:
+    return text.split(title)[1].split("━━━")[0] if title in text else ""
+
+
+@pytest.fixture
+def session(sample, tmp_path):
+    return GeminiSession(tmp_path, sample.parent)
+
+
+def test_gemini_precompress_fires_whether_or_not_it_compresses_and_forgets_nothing(session):
+    session.prompt("is kestrel up?")
+    for trigger in ("auto", "manual"):
+        assert hook("gemini", gemini(session.cwd, "PreCompress", trigger=trigger,
+                                     transcript_path=str(session.path))) == (0, "", "")
+    second = session.prompt("kestrel again?")
     assert ALREADY in block(second) and TOPOLOGY not in block(second)
 
 
-def test_gemini_compress_forgets_and_runs_no_turn_on_the_command(sample):
-    """`gemini -p /compress` fires PreCompress `manual`, then hands `/compress` to BeforeAgent as a prompt."""
-    hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="is kestrel up?"))
-    assert hook("gemini", gemini(sample.parent, "PreCompress", trigger="manual")) == (0, "", "")
+def test_gemini_p_compress_compresses_nothing_so_the_doc_is_named(session):
+    """`gemini -p /compress`: PreCompress `manual`, `/compress` to BeforeAgent and to the model as a prompt,
+    and the process ends before the compression does. The next `--resume` has the whole history (less the
+    command): the doc is there once, so it is named, not sent again."""
+    session.prompt("is kestrel up?")
+    assert hook("gemini", gemini(session.cwd, "PreCompress", trigger="manual")) == (0, "", "")
     for command in ("/compress", " /compact ", "/summarize"):
-        assert hook("gemini", gemini(sample.parent, "BeforeAgent", prompt=command)) == (0, "", "")
-    _, after = answer(hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="kestrel?"))[1])
-    assert TOPOLOGY in block(after) and ALREADY not in block(after)
+        assert session.prompt(command) == ""
+    session.start()
+    after = session.prompt("kestrel?")
+    assert ALREADY in block(after) and TOPOLOGY not in block(after)
     assert "[Turn 2]" in after  # `/compress` was no turn
+
+
+def test_gemini_compression_read_from_the_session_file_sends_the_doc_once(session):
+    """A compression the session file records (`/compress` in the interactive client, or an automatic one in
+    an earlier request): the summarised turns' docs are sent again, once."""
+    session.prompt("is kestrel up?")
+    assert ALREADY in block(session.prompt("kestrel again?"))
+    session.compress(keep=0)
+    sent = session.prompt("kestrel?")
+    assert TOPOLOGY in block(sent) and ALREADY not in block(sent)
+    assert ALREADY in block(session.prompt("kestrel once more?"))
+    session.start()  # a resumed session reads the compressed history back
+    assert ALREADY in block(session.prompt("and kestrel now?"))
+
+
+def test_gemini_compression_keeps_its_recent_turns_and_their_docs(session):
+    session.prompt("is the vault sealed?")
+    first = session.prompt("is kestrel up?")
+    assert TOPOLOGY in block(first)
+    session.compress(keep=2)  # the kestrel prompt and its reply are kept
+    kept = session.prompt("kestrel again?")
+    assert ALREADY in block(kept) and TOPOLOGY not in block(kept)
+    vault = session.prompt("the vault again?")
+    assert VAULT in vault and ALREADY not in block_of(vault, VAULT)
+
+
+def test_gemini_rewind_drops_what_it_rewinds(session):
+    session.prompt("is kestrel up?")
+    session.write({"$rewindTo": "m1"})
+    assert TOPOLOGY in block(session.prompt("kestrel?"))
+
+
+@pytest.mark.parametrize("transcript", [None, "missing.jsonl", "garbled.jsonl"])
+def test_gemini_history_it_cannot_read_is_sent_to_in_full(session, transcript):
+    """A client whose history ctx cannot read falls back to sending, not naming."""
+    session.prompt("is kestrel up?")
+    (session.path.parent / "garbled.jsonl").write_text('{"$set":{"messages":[{"id": "m1", "ty')
+    data = json.loads(gemini(session.cwd, "BeforeAgent", prompt="kestrel?"))
+    if transcript is None:
+        del data["transcript_path"]
+    else:
+        data["transcript_path"] = str(session.path.parent / transcript)
+    _, after = answer(hook("gemini", json.dumps(data).encode())[1])
+    assert TOPOLOGY in block(after) and ALREADY not in block(after)
+
+
+def test_gemini_turn_that_will_compress_sends_what_it_summarises(session):
+    """No hook hears Gemini CLI's automatic compression: it runs after BeforeAgent, when the last reply's
+    prompt tokens reached half the window, and summarises all but the turns past 70% of the history."""
+    session.prompt("is kestrel up?")
+    session.prompt("kestrel again?", tokens=524_287)
+    named = session.prompt("kestrel?", tokens=524_288)  # the last count was under half: no compression
+    assert ALREADY in block(named)
+    sent = session.prompt("kestrel?")  # over half: all of this short history is summarised
+    assert TOPOLOGY in block(sent) and ALREADY not in block(sent)
+
+
+def test_gemini_automatic_compression_keeps_a_recent_doc(session):
+    for prompt in ("is the vault sealed?", "and gatekeeper?", "what does the scheduler run?", "and vision?"):
+        session.prompt(prompt)
+    session.prompt("is kestrel up?", tokens=600_000)  # the last turn: its block is in the 30% kept
+    kept = session.prompt("kestrel again?")
+    assert ALREADY in block(kept) and TOPOLOGY not in block(kept)
 
 
 @pytest.mark.parametrize("event", [dict(event="PostCompact", trigger="auto"),
@@ -126,7 +260,8 @@ def test_codex_compaction_events_come_before_the_prompt_and_forget(sample, event
     ("claude", {"hook_event_name": "SessionStart", "source": "startup"}, hooks.IGNORE),
     ("gemini", {"hook_event_name": "SessionStart", "source": "compact"}, hooks.IGNORE),
     ("gemini", {"hook_event_name": "PreCompress", "trigger": "auto"}, hooks.IGNORE),
-    ("gemini", {"hook_event_name": "PreCompress", "trigger": "manual"}, hooks.FORGET),
+    ("gemini", {"hook_event_name": "PreCompress", "trigger": "manual"}, hooks.IGNORE),
+    ("gemini", {"hook_event_name": "SessionStart", "source": "clear"}, hooks.FORGET),
     ("codex", {"hook_event_name": "SessionStart", "source": "compact"}, hooks.FORGET),
     ("codex", {"hook_event_name": "PreCompact", "trigger": "auto"}, hooks.IGNORE),
 ])
@@ -137,7 +272,7 @@ def test_each_hosts_events(host, data, kind):
 @pytest.mark.parametrize("host, wanted", [
     ("claude", {"UserPromptSubmit": None, "SessionStart": "compact|clear",
                 "PostToolUse": "Read|Edit|MultiEdit|Write|NotebookEdit"}),
-    ("gemini", {"BeforeAgent": None, "SessionStart": "clear", "PreCompress": "manual",
+    ("gemini", {"BeforeAgent": None, "SessionStart": "clear",
                 "AfterTool": "read_file|read_many_files|write_file|replace"}),
     ("codex", {"UserPromptSubmit": None, "SessionStart": "compact|clear", "PostCompact": None,
                "PostToolUse": "apply_patch|Bash"}),
@@ -155,47 +290,25 @@ def test_install_registers_what_each_clients_compaction_needs_and_uninstall_remo
     assert uninstall_hook(host, str(path)) and not path.exists()
 
 
-def transcript(folder: Path, *inputs: int) -> Path:
-    """Gemini CLI's session file as it writes it: JSON lines, each reply with its token counts."""
-    path = folder / "session-2026-12-01T23-51-75d4e806.jsonl"
-    lines = [{"sessionId": "75d4e806", "projectHash": "744c", "startTime": "2026-12-01T23:51:02.713Z",
-              "kind": "main"}]
-    for n in inputs:
-        lines += [{"id": "u", "type": "user", "content": [{"text": "q"}], "displayContent": [{"text": "q"}]},
-                  {"id": "g", "type": "gemini", "content": "a", "thoughts": [],
-                   "tokens": {"input": n, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": n + 10},
-                   "model": "gemini-3.8-flash"},
-                  {"$set": {"lastUpdated": "2026-12-01T23:51:02.823Z"}}]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
+def test_gemini_resumed_session_is_measured_by_the_clients_estimate(session):
+    """A new process (`gemini -p --resume`) compares its estimate of the history it resumed, not the last
+    reply's count: a big count recorded before it does not compress a short history."""
+    session.prompt("is kestrel up?", tokens=900_000)
+    session.start()
+    resumed = session.prompt("kestrel again?")
+    assert ALREADY in block(resumed) and TOPOLOGY not in block(resumed)
 
 
-def test_gemini_turn_that_will_compress_sends_in_full(sample, tmp_path):
-    """No hook hears Gemini CLI's auto-compression: it runs after BeforeAgent when the last request's prompt
-    tokens reached half the window. The transcript says so beforehand."""
-    chats = tmp_path / "chats"
-    chats.mkdir()
-    hook("gemini", gemini(sample.parent, "BeforeAgent", prompt="is kestrel up?"))
-    small = transcript(chats, 50, 4_000)
-    _, named = answer(hook("gemini", json.dumps({**json.loads(gemini(sample.parent, "BeforeAgent", prompt="kestrel?")),
-                                                 "transcript_path": str(small)}).encode())[1])
-    assert ALREADY in block(named)
-    big = transcript(chats, 50, 600_000)
-    _, sent = answer(hook("gemini", json.dumps({**json.loads(gemini(sample.parent, "BeforeAgent", prompt="kestrel?")),
-                                                "transcript_path": str(big)}).encode())[1])
-    assert TOPOLOGY in block(sent) and ALREADY not in block(sent)
+def test_gemini_install_takes_out_an_earlier_precompress_entry_and_keeps_others(tmp_path):
+    from context_router.faces.install import HOOK_FILES, install_hook, uninstall_hook
 
-
-@pytest.mark.parametrize("tokens, threshold, compresses", [
-    (None, None, False), (524_287, None, False), (524_288, None, True), (300_000, 0.25, True),
-    (200_000, 0.25, False), (300_000, "high", False),
-])
-def test_gemini_compression_threshold(tmp_path, monkeypatch, tokens, threshold, compresses):
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    if threshold is not None:
-        (tmp_path / ".gemini").mkdir()
-        (tmp_path / ".gemini" / "settings.json").write_text(json.dumps({"model": {"compressionThreshold": threshold}}))
-    path = transcript(tmp_path, *([tokens] if tokens is not None else []))
-    assert hooks.gemini_will_compress(str(path), str(tmp_path)) is compresses
-    assert hooks.gemini_will_compress(str(tmp_path / "missing.jsonl"), str(tmp_path)) is False
-    assert hooks.gemini_will_compress(None, str(tmp_path)) is False
+    path = tmp_path / HOOK_FILES["gemini"]
+    path.parent.mkdir()
+    other = {"name": "notify", "type": "command", "command": "notify-send compress"}
+    ours = {"name": "ctx", "type": "command", "command": "ctx hook gemini", "timeout": 5000}
+    path.write_text(json.dumps({"hooks": {"PreCompress": [{"matcher": "manual", "hooks": [ours]},
+                                                          {"hooks": [other]}]}}))
+    assert install_hook("gemini", str(path), "ctx hook gemini")[0] == "added"
+    assert json.loads(path.read_text())["hooks"]["PreCompress"] == [{"hooks": [other]}]
+    path.write_text(json.dumps({"hooks": {"PreCompress": [{"matcher": "manual", "hooks": [ours]}]}}))
+    assert uninstall_hook("gemini", str(path)) and not path.exists()

@@ -173,7 +173,6 @@ def test_empty_and_closed_streams_in_a_fresh_process(sample):
 
 @pytest.mark.parametrize("host, payload", [
     ("gemini", lambda cwd: gemini("", cwd, event="SessionStart", source="clear")),
-    ("gemini", lambda cwd: gemini("", cwd, event="PreCompress", trigger="manual")),
     ("codex", lambda cwd: codex("", cwd, event="SessionStart", source="clear")),
     ("codex", lambda cwd: codex("", cwd, event="PostCompact", trigger="auto")),
     ("codex", lambda cwd: codex("", cwd, event="SessionStart", source="compact")),
@@ -194,6 +193,7 @@ def test_compaction_and_clear_reach_forget_session(sample, monkeypatch, host, pa
     ("gemini", lambda cwd: gemini("", cwd, event="SessionStart", source="startup")),
     ("gemini", lambda cwd: gemini("", cwd, event="AfterAgent", prompt_response="y")),
     ("gemini", lambda cwd: gemini("", cwd, event="PreCompress", trigger="auto")),
+    ("gemini", lambda cwd: gemini("", cwd, event="PreCompress", trigger="manual")),
     ("gemini", lambda cwd: gemini("/compress", cwd)),
     ("codex", lambda cwd: codex("", cwd, event="SessionStart", source="resume")),
     ("codex", lambda cwd: codex("", cwd, event="Stop")),

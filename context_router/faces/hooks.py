@@ -8,7 +8,7 @@ host's settings is install.py's.
 | host | its event | session id | context goes back as |
 |---|---|---|---|
 | claude (Claude Code) | UserPromptSubmit; SessionStart compact | session_id | hookSpecificOutput.additionalContext |
-| gemini (Gemini CLI) | BeforeAgent | session_id | hookSpecificOutput.additionalContext |
+| gemini (Gemini CLI) | BeforeAgent; SessionStart clear | session_id | hookSpecificOutput.additionalContext |
 | codex (Codex CLI) | UserPromptSubmit | session_id | hookSpecificOutput.additionalContext |
 | cline (Cline) | UserPromptSubmit | taskId | contextModification, with cancel false |
 | plain | the prompt as text | - | the markdown as text |
@@ -33,7 +33,6 @@ MAX_SESSION_CHARS = 200
 # compacted or cleared), putting back what the compacted conversation needs (RESTORE), or nothing (an event ctx
 # does not act on).
 TURN, FORGET, RESTORE, IGNORE = "turn", "forget", "restore", "ignore"
-FRESH = "fresh"  # the host will compact before this prompt's request: forget, then a turn that sends in full
 
 
 def _options(args: list[str]) -> dict[str, str]:
@@ -84,14 +83,15 @@ def _folder(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | None]:
-    """(what to do, prompt, session id, the folder the host runs in) from a host's hook input.
+def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | None, str | None]:
+    """(what to do, prompt, session id, the folder the host runs in, the transcript it names) from a host's
+    hook input.
 
     Gemini CLI and Codex CLI send every event to the same command shape; a compaction or a clear means the
     conversation lost what ctx sent it (FORGET), other events are none of ctx's business (IGNORE)."""
     if host == "plain":
         try:
-            return TURN, raw.decode("utf-8"), None, None
+            return TURN, raw.decode("utf-8"), None, None, None
         except UnicodeDecodeError:
             raise InputError("hook input is not UTF-8 text") from None
     data = _json_object(raw)
@@ -101,82 +101,25 @@ def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | No
         session = _session(data.get("taskId"))
         event = data.get("hookName")
         if event == "PreCompact":
-            return FORGET, "", session, cwd
+            return FORGET, "", session, cwd, None
         if event not in (None, "UserPromptSubmit", "prompt_submit"):
-            return IGNORE, "", session, cwd
+            return IGNORE, "", session, cwd, None
         submitted = data.get("userPromptSubmit")
-        return TURN, _prompt(submitted.get("prompt") if isinstance(submitted, dict) else None), session, cwd
+        return TURN, _prompt(submitted.get("prompt") if isinstance(submitted, dict) else None), session, cwd, None
     session, cwd, event = _session(data.get("session_id")), _folder(data.get("cwd")), data.get("hook_event_name")
+    transcript = _folder(data.get("transcript_path"))
     prompt_event = "BeforeAgent" if host == "gemini" else "UserPromptSubmit"
     if event != prompt_event and event is not None:
-        return lost_event(host, event, data), "", session, cwd
+        return lost_event(host, event, data), "", session, cwd, transcript
     prompt = _prompt(data.get("prompt"))
     if host == "gemini" and prompt.strip() in GEMINI_COMPRESS:
-        return IGNORE, "", session, cwd
-    if host == "gemini" and gemini_will_compress(data.get("transcript_path"), cwd):
-        return FRESH, prompt, session, cwd
-    return TURN, prompt, session, cwd
+        return IGNORE, "", session, cwd, transcript
+    return TURN, prompt, session, cwd, transcript
 
 
-# Gemini CLI's /compress and its other names: `gemini -p /compress` fires PreCompress `manual` (which forgets)
-# and then sends the command on to BeforeAgent as a prompt: no turn runs on it.
+# Gemini CLI's /compress and its other names: `gemini -p /compress` sends the command on to BeforeAgent as a
+# prompt (and to the model): no turn runs on it.
 GEMINI_COMPRESS = ("/compress", "/summarize", "/compact")
-
-
-# Gemini CLI compresses the history after BeforeAgent and before the request when the last request's prompt
-# tokens reached `model.compressionThreshold` (0.5 unless set) of the model's window (1,048,576 tokens for every
-# Gemini model it knows), and no hook hears it. The transcript it names records each reply's input tokens.
-GEMINI_WINDOW = 1_048_576
-GEMINI_THRESHOLD = 0.5
-TRANSCRIPT_TAIL = 65536
-
-
-def gemini_will_compress(transcript: Any, cwd: str | None) -> bool:
-    """Whether this prompt's request follows a compression: the transcript's last recorded input tokens
-    against the threshold the settings give."""
-    if not isinstance(transcript, str) or not transcript:
-        return False
-    tokens = _last_input_tokens(transcript)
-    return tokens is not None and tokens >= _gemini_threshold(cwd) * GEMINI_WINDOW
-
-
-def _last_input_tokens(path: str) -> int | None:
-    from .. import fastjson
-
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - TRANSCRIPT_TAIL))
-            tail = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    for line in reversed(tail.splitlines()):
-        if '"tokens"' not in line:
-            continue
-        try:
-            tokens = fastjson.loads(line).get("tokens")
-        except (ValueError, AttributeError):
-            continue  # the tail's first line, cut in the middle
-        if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
-            return int(tokens["input"])
-    return None
-
-
-def _gemini_threshold(cwd: str | None) -> float:
-    """`model.compressionThreshold` from the project's settings, else the user's, else Gemini's default."""
-    from .. import fastjson
-
-    for folder in (cwd, os.path.expanduser("~")):
-        if not folder:
-            continue
-        try:
-            with open(os.path.join(folder, ".gemini", "settings.json"), encoding="utf-8") as fh:
-                value = fastjson.loads(fh.read()).get("model", {}).get("compressionThreshold")
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(value, (int, float)) and 0 < value <= 1:
-            return float(value)
-    return GEMINI_THRESHOLD
 
 
 def lost_event(host: str, event: Any, data: dict[str, Any]) -> str:
@@ -186,15 +129,15 @@ def lost_event(host: str, event: Any, data: dict[str, Any]) -> str:
     between the prompt's hook and the model request (auto-compaction): what the hook answers then reaches the
     request for the user's prompt once, so ctx sends back what the last turn showed (RESTORE). Codex CLI fires
     PostCompact and SessionStart `compact` before the prompt's hook: forgetting is enough. Gemini CLI fires
-    PreCompress `auto` on every turn, before it checks its threshold, so only `manual` is a compression."""
+    PreCompress whether or not it compresses (`auto` on every turn, `manual` on a `/compress` that in
+    `gemini -p` compresses nothing): what its history holds is read from its session file at the prompt
+    (gemini.py), so PreCompress is ignored."""
     source = data.get("source")
     if event == "SessionStart":  # startup and resume keep what the conversation holds
         if host == "claude" and source == "compact":
             return RESTORE
         lost = ("clear",) if host == "gemini" else ("clear", "compact")
         return FORGET if source in lost else IGNORE
-    if host == "gemini" and event == "PreCompress":
-        return FORGET if data.get("trigger") == "manual" else IGNORE
     if (host, event) in (("codex", "PostCompact"), ("claude", "PostCompact")):
         return FORGET
     return IGNORE
@@ -272,11 +215,11 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         raw = stdin.read()
         if _heard_tool(host, raw, opts):
             return 0  # an after-tool event is answered by silence: the host shows nothing of it
-        kind, prompt, session_id, cwd = parse_payload(host, raw)
-        if kind in (TURN, FRESH) and not prompt.strip():
+        kind, prompt, session_id, cwd, transcript = parse_payload(host, raw)
+        if kind == TURN and not prompt.strip():
             kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
         if kind != IGNORE:
-            context = _serve(host, kind, opts, prompt, session_id, cwd, warn)
+            context = _serve(host, kind, opts, prompt, session_id, cwd, warn, transcript)
             event = "SessionStart" if kind == RESTORE else None
     except CtxError as exc:
         warn(str(exc))
@@ -306,7 +249,7 @@ def _heard_tool(host: str, raw: bytes, opts: dict[str, str]) -> bool:
 
 
 def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: str | None, cwd: str | None,
-           warn: Any) -> str:
+           warn: Any, transcript: str | None = None) -> str:
     """The context for a turn (or "" after forgetting, or when there is nothing to show)."""
     session = opts.get("session") or os.environ.get(ENV_SESSION) or session_id or "default"
     workdir = cwd or os.getcwd()
@@ -323,10 +266,10 @@ def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: 
         return ""
     if kind == RESTORE:
         return _restore(host, session, opts, config, folder, chosen, warn)
-    if kind == FRESH and "dry-run" not in opts:
-        from ..router import forget_session
+    if host == "gemini" and "dry-run" not in opts:
+        from .gemini import held_turns
 
-        forget_session(session, config, opts.get("docs"), folder, warn)
+        _forget_unheld(session, held_turns(transcript, workdir), config, opts.get("docs"), folder, warn)
     from ..router import TurnRequest, route
 
     result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen,
@@ -334,6 +277,19 @@ def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: 
     for notice in result.notices:
         warn(notice)
     return result.text
+
+
+def _forget_unheld(session: str, held: frozenset[int] | None, config: str | None, docs: str | None, folder: str,
+                   warn: Any) -> int:
+    """Forget what the prompt's request will not hold: all that was sent at turns other than `held`, or all
+    of it when the host's history could not be read (then the turn sends what it needs)."""
+    from ..workspace import with_workspace
+
+    def forget(ws: Any) -> int:
+        with ws.store.transaction():
+            return int(ws.store.forget_sent(ws.store.resolve_session(session), keep=held))
+
+    return with_workspace(forget, config, docs, folder, warn)
 
 
 def _restore(host: str, session: str, opts: dict[str, str], config: str | None, folder: str, chosen: bool,

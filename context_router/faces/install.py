@@ -152,12 +152,16 @@ HOOK_FILES = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.jso
 HOOK_EVENTS = {"claude": "UserPromptSubmit", "gemini": "BeforeAgent", "codex": "UserPromptSubmit"}
 # The events after which the conversation no longer holds what ctx sent it, with their matcher (None: every
 # time): the same command hears them, forgets what the session was sent, and for Claude Code sends back what
-# the compacted turn showed. Gemini CLI fires PreCompress `auto` on every turn, so only `manual` is registered.
+# the compacted turn showed. Gemini CLI's PreCompress fires whether or not it compresses: what its history holds
+# is read from its session file at each prompt, so PreCompress is not registered.
 FORGET_EVENTS: dict[str, tuple[tuple[str, str | None], ...]] = {
     "claude": (("SessionStart", "compact|clear"),),
-    "gemini": (("SessionStart", "clear"), ("PreCompress", "manual")),
+    "gemini": (("SessionStart", "clear"),),
     "codex": (("SessionStart", "compact|clear"), ("PostCompact", None)),
 }
+# Events an earlier ctx registered and this one does not: installing again takes ctx's entry out of them, and
+# uninstalling does too.
+RETIRED_EVENTS = {"gemini": ("PreCompress",)}
 # How long the host lets the hook run before it gives up on it: Claude Code and Codex CLI count seconds,
 # Gemini CLI milliseconds.
 HOOK_TIMEOUT_S = 10
@@ -288,9 +292,27 @@ def install_hook(host: str, path: str, command: str, replace: bool = False) -> t
             changed = changed or hook["command"] != command
             hook["command"] = command
     changed = _install_tool_hook(host, settings, path, command) or changed
+    changed = _drop_retired(host, settings, path) or changed
     if changed or status != "unchanged":
         _write_json(path, settings)
     return status, others
+
+
+def _drop_retired(host: str, settings: dict[str, Any], path: str) -> bool:
+    """Take ctx's own entries out of the events it no longer registers; whether there were any."""
+    changed = False
+    for event in RETIRED_EVENTS.get(host, ()):
+        groups = _groups(settings, path, event, create=False)
+        if not groups:
+            continue
+        kept, dropped = _drop_hooks(groups, _is_ours(host))
+        if dropped:
+            changed = True
+            if kept:
+                settings["hooks"][event] = kept
+            else:
+                del settings["hooks"][event]
+    return changed
 
 
 def drop_other_routers(host: str, path: str) -> list[str]:
@@ -358,7 +380,8 @@ def uninstall_hook(host: str, path: str) -> bool:
     settings = load_json(path)
     removed = False
     tool_events = (TOOL_HOOKS[host][0],) if host in TOOL_HOOKS else ()
-    for event in dict.fromkeys((HOOK_EVENTS[host], *(e for e, _ in FORGET_EVENTS.get(host, ())), *tool_events)):
+    for event in dict.fromkeys((HOOK_EVENTS[host], *(e for e, _ in FORGET_EVENTS.get(host, ())), *tool_events,
+                                *RETIRED_EVENTS.get(host, ()))):
         groups = _groups(settings, path, event, create=False)
         if not groups:
             continue

@@ -1011,9 +1011,17 @@ class Store:
         self.conn.executemany("INSERT OR IGNORE INTO sent VALUES (?, ?, ?, ?)",
                               ((name, p, u, turn) for p, u in rows))
 
-    def forget_sent(self, name: str) -> int:
-        """The conversation was compacted or cleared: it holds nothing ctx sent. How many units were forgotten."""
-        return self.conn.execute("DELETE FROM sent WHERE session = ?", (name,)).rowcount
+    def forget_sent(self, name: str, keep: Iterable[int] | None = None) -> int:
+        """The conversation was compacted or cleared: it holds nothing ctx sent, or only what was sent at the
+        turns in `keep`. How many units were forgotten."""
+        if keep is None:
+            return self.conn.execute("DELETE FROM sent WHERE session = ?", (name,)).rowcount
+        held = set(keep)
+        gone = [(name, t) for (t,) in self.conn.execute("SELECT DISTINCT turn FROM sent WHERE session = ?", (name,))
+                if t not in held]
+        before = self.conn.total_changes
+        self.conn.executemany("DELETE FROM sent WHERE session = ? AND turn = ?", gone)
+        return self.conn.total_changes - before
 
     # -- pins -------------------------------------------------------------------------------------------------
 

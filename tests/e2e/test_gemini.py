@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, World, count, record_version, walk
+import json
+from typing import Any
+
+from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, Turn, World, count, record_version, walk
 
 BASE = ["gemini", "--output-format", "json", "-p"]
 UNTRUSTED = 55  # `gemini -p` in a folder it does not trust
@@ -26,6 +29,22 @@ def test_an_untrusted_folder_is_reported_and_trust_fixes_it(world):
     assert world.run("gemini", [*BASE, PROMPT]).code == 0
 
 
+SNAPSHOT = "<state_snapshot>"  # what the client asks its compression's summariser for
+RESUME = ["--resume", "latest"]
+
+
+def summarised(turn: Turn) -> list[dict[str, Any]]:
+    """The requests of the client's compression in this run: the summariser's, with the history it summarises."""
+    return [r["body"] for r in turn.requests if "generateContent" in r["path"] and count(r["body"], SNAPSHOT)]
+
+
+def compress_at(world: World, threshold: float) -> None:
+    path = world.project / ".gemini" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings.setdefault("model", {})["compressionThreshold"] = threshold
+    path.write_text(json.dumps(settings))
+
+
 def test_first_turn_escaped_resume_and_compress(world):
     installed(world)
     t1 = world.run("gemini", [*BASE, PROMPT])
@@ -33,14 +52,44 @@ def test_first_turn_escaped_resume_and_compress(world):
     part = next(s for s in walk(t1.last) if BOX in s)
     assert part.startswith("<hook_context>") and "&gt; **Role**" in part  # Gemini escapes < and >
     assert count(t1.last, MARK) == 1
-    t2 = world.run("gemini", [*BASE, "and what temperature does the lighthouse gpu throttle at?", "--resume", "latest"])
+    t2 = world.run("gemini", [*BASE, "and what temperature does the lighthouse gpu throttle at?", *RESUME])
     assert count(t2.last, ALREADY) >= 1 and count(t2.last, BOX) == 2 and count(t2.last, MARK) == 1
-    t3 = world.run("gemini", [*BASE, "/compress", "--resume", "latest"])
-    assert count(t3.model[-1]["body"], BOX) == 2  # no turn ran on the command: only the two turns' blocks
-    t4 = world.run("gemini", [*BASE, "is the lighthouse gpu still throttling?", "--resume", "latest"])
-    # Sent again after the compression. A compression lasts as long as its process: `--resume` rebuilds the
-    # history from the session file, which holds the first turn's copy too (so, as measured, twice).
-    assert count(t4.last["contents"][-1], MARK) == 1 and count(t4.last, MARK) in (1, 2)
+    # `gemini -p /compress` runs the compression beside the prompt, which goes to the model as it is: whether
+    # the session file holds the compressed history when the process ends depends on which finished first
+    # (measured both ways). No turn runs on the command.
+    t3 = world.run("gemini", [*BASE, "/compress", *RESUME])
+    assert t3.code == 0 and count(t3.model[-1]["body"], "[Turn 3]") == 0
+    t4 = world.run("gemini", [*BASE, "is the lighthouse gpu still throttling?", *RESUME])
+    held, prompt = count(t4.last["contents"][:-1], MARK), t4.last["contents"][-1]
+    assert held + count(prompt, MARK) == 1  # still in the history and named, or summarised and sent again
+    assert (count(prompt, ALREADY) >= 1) == bool(held)
+
+
+def test_automatic_compression_the_doc_is_sent_once(world):
+    """A resumed `gemini -p` compresses before the request when its estimate of the history reached
+    `model.compressionThreshold` of the window; no hook hears it. The doc is in each request once."""
+    installed(world)
+    compress_at(world, 0.001)  # about 1,000 tokens: the first turn's history is over it
+    t1 = world.run("gemini", [*BASE, PROMPT])
+    assert t1.code == 0 and not summarised(t1) and count(t1.last, MARK) == 1
+    for prompt in ("and what temperature does the lighthouse gpu throttle at?", "is the lighthouse gpu ok now?"):
+        turn = world.run("gemini", [*BASE, prompt, *RESUME])
+        assert turn.code == 0, turn.err
+        assert summarised(turn) and count(summarised(turn)[0], MARK) == 1  # the copy it summarised
+        assert count(turn.last, SNAPSHOT) == 0 and count(turn.last, MARK) == 1  # and the one sent again
+
+
+def test_automatic_compression_keeps_a_recent_doc_named(world):
+    """A compression keeps the history's last 30%: the doc sent in the last turn stays, and is named."""
+    installed(world)
+    world.run("gemini", [*BASE, "is the vault sealed? and the gatekeeper vpn?"])
+    for prompt in ("what does the scheduler run?", "and the archive module?", "and the alerts module?", PROMPT):
+        assert world.run("gemini", [*BASE, prompt, *RESUME]).code == 0
+    compress_at(world, 0.001)
+    turn = world.run("gemini", [*BASE, "and what temperature does the lighthouse gpu throttle at?", *RESUME])
+    assert turn.code == 0, turn.err
+    assert summarised(turn) and count(summarised(turn)[0], MARK) == 0  # the lighthouse turn was kept
+    assert count(turn.last, MARK) == 1 and count(turn.last["contents"][-1], ALREADY) >= 1
 
 
 def test_hook_time_inside_the_client(world):
