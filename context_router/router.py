@@ -70,9 +70,9 @@ def forget_session(session: str, config_option: str | None = None, docs_option: 
                    cwd: str | None = None, warn: Warn | None = None) -> int:
     """The host's conversation no longer holds what ctx sent it in this session (it was compacted or
     cleared: Claude Code's SessionStart `compact`/`clear` and PostCompact, Gemini CLI's SessionStart `clear`
-    (its compressions are read from its session file), Codex CLI's SessionStart `clear`/`compact` and PostCompact, Cline's PreCompact): forget
-    what the session was sent, so the next turn sends what it needs again. Scores are kept: the topic is
-    still the topic. How many units were forgotten."""
+    (its compressions are read from its session file), Codex CLI's SessionStart `clear`/`compact` and
+    PostCompact, Cline's PreCompact): forget what the session was sent, so the next turn sends what it needs
+    again. Scores are kept: the topic is still the topic. How many units were forgotten."""
     return with_workspace(lambda ws: forget_sent(ws, session), config_option, docs_option, cwd, warn)
 
 
