@@ -255,6 +255,10 @@ def test_a_hook_turn_short_of_time_reads_the_docs_its_prompt_names_first(tmp_pat
                                    "ops/pager.md": "# Pager\n\nWho is called.\n"})
     cfg.write_text(cfg.read_text() + "keywords: {ops/pager.md: [on call rota]}\n")
     monkeypatch.setattr(router, "index_in_background", lambda ws: True)  # the turn alone, no indexer
+    # Listing the folder gets the time it needs (on a loaded machine 402 files take more than 1 ms): reading
+    # the docs, 2 ms each against the turn's 1 ms, is what this test runs out of time.
+    scan = index.scan
+    monkeypatch.setattr(index, "scan", lambda root, ignore, quick, deadline=None: scan(root, ignore, quick, None))
     load = index.load_doc
     monkeypatch.setattr(index, "load_doc", lambda *a, **k: (time.sleep(0.002), load(*a, **k))[1])
     res = route(TurnRequest("is the zeta relay up?", host="plain"), str(cfg))
