@@ -130,9 +130,9 @@ def test_a_long_section_is_cut_into_parts_that_keep_the_text():
     assert sections.titles(body) == [f"Directive number {i}" for i in range(3)]
 
 
-section_body = st.lists(st.tuples(st.sampled_from(["", "## A", "### B", "## C c"]),
-                                  st.text(alphabet="xyz \n`~", max_size=900)), max_size=12).map(
-    lambda items: "# T\n" + "\n".join(f"{h}\n{t}" for h, t in items))
+section_body = st.tuples(st.sampled_from(["# T\n", ""]), st.lists(st.tuples(
+    st.sampled_from(["", "## A", "### B", "## C c"]), st.text(alphabet="xyz \n`~", max_size=900)), max_size=12)).map(
+    lambda t: t[0] + "\n".join(f"{h}\n{x}" for h, x in t[1]))
 
 
 @settings(max_examples=150, deadline=None)
@@ -151,6 +151,16 @@ def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, 
     for block in done.text.split("\n\n"):
         if not block.startswith("... [") and "(part)\n" not in block:
             assert block.strip("\n") in body or block in sections.opening_of(body)
+
+
+def test_a_doc_that_opens_with_a_section_prints_it_once():
+    """No opening before the first `##`: the cut does not stand its header (which starts with the first
+    sections) in for one, or those sections would be printed twice."""
+    body = "## Overview\n\n" + "Overview words. " * 30 + "\n\n## Cuda\n\n" + "Cuda words here. " * 30 + \
+        "\n\n## Other\n\n" + "Other words. " * 200
+    header = "\n".join(body.splitlines()[:25])
+    done = sections.cut(body, 3000, {2: 1.0}, "p.md", header)
+    assert done is not None and done.text.count("## Cuda") == 1 and "## Overview" not in done.text
 
 
 @settings(max_examples=150, deadline=None)

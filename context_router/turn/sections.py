@@ -108,7 +108,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
-    opening = "" if 0 in sent else opening_of(sections[0].text) if sections[0].text else header
+    # A doc that opens with a `##` heading has no opening part: its header would print its first sections
+    # a second time beside the parts kept.
+    opening = "" if 0 in sent or not sections[0].text else opening_of(sections[0].text)
     short = 0 not in sent and opening != sections[0].text.strip("\n")  # a cut opening: the last line says so
     new = [j for j in range(1, len(rest) + 1) if j not in sent]
     kept: set[int] = set()
