@@ -88,6 +88,38 @@ def test_sigkill_at_any_moment_keeps_the_last_committed_state(many_docs):
     assert status(many_docs)["turn"] == last_turn + 1
 
 
+def test_a_schema_another_process_creates_meanwhile_is_not_foreign(tmp_path, monkeypatch):
+    # Twenty turns start on a new state at once: one creates the schema while another is reading what the
+    # file is. The reader must see either no schema or all of it, never "tables but no ctx id" (foreign, set
+    # aside: every turn so far lost).
+    from context_router.store import state
+
+    path = str(tmp_path / "state.db")
+    real_connect = sqlite3.connect
+    raced: list[bool] = []
+
+    class Rows(list):
+        def fetchone(self):
+            return self[0]
+
+    class Racing(sqlite3.Connection):
+        def execute(self, sql, *args):
+            cur = super().execute(sql, *args)
+            if "pragma_application_id" in sql and not raced:
+                raced.append(True)
+                rows = Rows(cur.fetchall())
+                state.Store(path).close()  # the other process, right after this read
+                return rows
+            return cur
+
+    monkeypatch.setattr(state.sqlite3, "connect", lambda *a, **k: real_connect(*a, factory=Racing, **k))
+    warnings: list[str] = []
+    store = state.Store(path, warnings.append)
+    assert raced and not warnings and not list(tmp_path.glob("state.db.corrupt-*"))
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == state.SCHEMA_VERSION
+    store.close()
+
+
 def _corrupt(path, how: str) -> None:
     if how == "not sqlite":
         path.write_bytes(b"this is not a database at all" * 100)

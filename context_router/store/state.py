@@ -348,6 +348,10 @@ class _Transaction:
             pass  # the original error says more
 
 
+IDENTIFY = ("SELECT (SELECT application_id FROM pragma_application_id()), "
+            "(SELECT user_version FROM pragma_user_version()), (SELECT count(*) FROM sqlite_master)")
+
+
 class Store:
     def __init__(self, path: str, warn: Any = None):
         self.path = path
@@ -388,10 +392,10 @@ class Store:
             # WAL with synchronous=NORMAL: a commit is atomic and survives the process being killed at any
             # moment; only a power cut may lose the last turns. That trade saves an fsync on every prompt.
             conn.execute("PRAGMA synchronous = NORMAL")
-            app_id, version = conn.execute("SELECT (SELECT application_id FROM pragma_application_id()), "
-                                           "(SELECT user_version FROM pragma_user_version())").fetchone()
+            # One statement, one snapshot: read apart, another process's new schema committed between the
+            # reads would make this file look like another application's (and it would be set aside).
+            app_id, version, tables = conn.execute(IDENTIFY).fetchone()
             if app_id == 0 and version == 0:
-                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 if tables:
                     raise ForeignState("another application's database")
                 self._create(conn)
