@@ -107,6 +107,18 @@ def test_a_docs_text_never_breaks_the_envelope(ctx, tmp_path, fmt):
     assert "bell \n feed \\x01 soh" in out  # a form feed is a line break, as splitlines() reads it
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "xml"])
+def test_lone_surrogates_are_escaped(fmt):
+    # Only a decoder's escapes make them (a doc is read with errors="replace"), but a text that holds one
+    # must still print, and as an escape: a lone surrogate cannot be encoded, in UTF-8 or in XML.
+    from context_router.turn.render import _attr, _inert, doc_text
+
+    text = "caf\u00e9 \ud800 and \udcff, \x1b end"
+    out = doc_text(text) if fmt == "markdown" else _inert(text) + _attr(text)
+    assert "\\ud800" in out and "\\udcff" in out and "\\x1b" in out and "caf\u00e9" in out
+    out.encode("utf-8")
+
+
 def test_a_name_that_is_not_utf8_is_skipped(ctx, tmp_path):
     cfg = project(tmp_path, {"good.md": "# Good\n\nfine\n"})
     with open(os.path.join(os.fsencode(tmp_path / "docs"), b"bad\xff.md"), "wb") as fh:

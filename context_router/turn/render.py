@@ -109,7 +109,7 @@ def shown_name(path: str) -> str:
 # str.translate, not re: doc_text runs on every hook turn, and importing re costs the hook path its own time.
 _BREAK_CHARS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _HIDDEN_CODES = [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x1F, *range(0x7F, 0x85), *range(0x86, 0xA0),
-                 *range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+                 *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFFFE, 0xFFFF]
 # Lines that only ctx writes: its banners, the box, and its own "... [" notices (cut, truncated, left out).
 _OWN_STARTS = ("━━━", "╔", "║", "╚", "... [")
 
@@ -121,13 +121,30 @@ def _escaped(ch: str) -> str:
 _BREAKS = str.maketrans(dict.fromkeys(_BREAK_CHARS, "\n"))
 _HIDDEN = {code: _escaped(chr(code)) for code in _HIDDEN_CODES}
 _NOT_XML = {**_HIDDEN, **{ord(ch): _escaped(ch) for ch in "\x0b\x0c\x1c\x1d\x1e"}}
+_SURROGATES: dict[int, str] = {}
+
+
+def _hidden(text: str, table: dict[int, str]) -> str:
+    """text.translate(table), and lone surrogates escaped too. Only a decoder's escapes make those, so their
+    2,048 entries are built the first time a text holds one: built at import they cost every hook process a
+    millisecond."""
+    text = text.translate(table)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        if not _SURROGATES:
+            _SURROGATES.update((code, _escaped(chr(code))) for code in range(0xD800, 0xE000))
+        return text.translate(_SURROGATES)
+    return text
 
 
 def doc_text(text: str) -> str:
     """A doc's text as ctx prints it in every format: its line breaks as \\n, other control characters escaped
     as `\\x1b`, and a line that reads like one of ctx's own (a banner, the box, a `... [` notice) led by a
     backslash, so it cannot pass for one. Lines are neither added nor removed (sections keep their number)."""
-    text = text.replace("\r\n", "\n").translate(_BREAKS).translate(_HIDDEN)
+    text = _hidden(text.replace("\r\n", "\n").translate(_BREAKS), _HIDDEN)
     if not any(mark in text for mark in _OWN_STARTS):
         return text
     return "\n".join("\\" + line if line.lstrip(" \t").startswith(_OWN_STARTS) else line
@@ -145,12 +162,12 @@ def _inert(content: str) -> str:
     """A doc's text inside <document>: a CDATA section (raw HTML, `&` and `<` stay as the doc has them), its
     `]]>` split so it cannot end the section early, and ctx's own tags defused for a reader that does not
     parse (the model)."""
-    content = _own_tag().sub(r"&lt;\1", content.translate(_NOT_XML)).replace("]]>", "]]]]><![CDATA[>")
+    content = _own_tag().sub(r"&lt;\1", _hidden(content, _NOT_XML)).replace("]]>", "]]]]><![CDATA[>")
     return f"<![CDATA[{content}]]>"
 
 
 def _attr(value: str) -> str:
-    value = value.translate(_NOT_XML)
+    value = _hidden(value, _NOT_XML)
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
