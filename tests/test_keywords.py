@@ -123,3 +123,14 @@ def test_broad_lifts_are_bounded_by_the_cap_and_the_ranking(owners, relevance, c
         # every owner left out ranks no better than every one lifted (or the cap was reached)
         assert not passed_over or len(lifted) == cap
         assert all(relevance[q] <= min((relevance[p] for p in lifted), default=float("inf")) for q in passed_over)
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=14))
+def test_the_fallback_stemmer_gives_the_same_stems(word):
+    # Where PyStemmer cannot be built, snowballstemmer's pure-Python stemmer runs: a state indexed with one
+    # must read the same with the other.
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from context_router.turn.words import stem
+
+    assert stem(word) == EnglishStemmer().stemWord(word)
