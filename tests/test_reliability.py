@@ -60,10 +60,13 @@ def test_two_sessions_interleaved_stay_separate(many_docs):
     for i in range(10):
         procs.append(cli("route", f"doc{i:02}", "--session", "a", cwd=many_docs))
         procs.append(cli("route", f"doc{i + 20:02}", "--session", "b", cwd=many_docs))
+    errors = []
     for proc in procs:
-        assert proc.wait(timeout=120) == 0
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        errors += [line for line in err.splitlines() if "warning" in line]
     a, b = status(many_docs, "a"), status(many_docs, "b")
-    assert (a["turn"], b["turn"]) == (10, 10)
+    assert (a["turn"], b["turn"]) == (10, 10), errors
     assert all(int(f["path"][3:5]) < 10 for f in a["files"])
     assert all(int(f["path"][3:5]) >= 20 for f in b["files"])
 
