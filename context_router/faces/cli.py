@@ -438,6 +438,7 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
     \b
     Example: ctx watch --debounce 0.5
     """
+    import signal
     import time
 
     from rich.console import Console
@@ -447,6 +448,9 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
     from .views import memo, rich_table, token_counter
     from .watch import Watcher
 
+    # Started from a script's background job, the process inherits SIGINT ignored, and Ctrl-C or `kill -INT`
+    # would not stop it: the watcher is stopped by SIGINT however it was started.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if debounce <= 0:
         raise InputError(f"--debounce must be above 0, got {debounce}")
     console = Console(highlight=False)
