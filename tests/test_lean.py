@@ -102,7 +102,7 @@ def test_the_text_index_keeps_no_copy_of_the_text_and_forgets_a_changed_docs_wor
     from .conftest import write_docs
 
     write_docs(tmp_path / "docs", {"a.md": "# Animals\n\n## Stripes\n\nThe zebra crossing.\n",
-                                   "b.md": "# Other\n\nNothing here.\n"})
+                                   "b.md": "# Other\n\n## One\n\nNothing here.\n\n## Two\n\nThe penguin.\n"})
     cfg = tmp_path / "config.yaml"
     cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n")
     assert "a.md" in {e.path for e in route(TurnRequest("zebra"), str(cfg)).plan.entries}
@@ -113,10 +113,13 @@ def test_the_text_index_keeps_no_copy_of_the_text_and_forgets_a_changed_docs_wor
         with ws.store.read_transaction():
             return (ws.store.lexical_doc_counts(["zebra", "giraffe"]),
                     ws.store.section_search('"zebra"', (1.0, 1.0), 10),
+                    ws.store.section_search('"giraffe" OR "penguin"', (1.0, 1.0), 10),
                     ws.store.lexical_snippets('"giraffe"', (3.0, 4.0, 2.0, 1.0), 5))
 
-    counts, zebra_sections, snippets = with_workspace(look, str(cfg))
+    counts, zebra_sections, found, snippets = with_workspace(look, str(cfg))
     assert counts == {"zebra": 0, "giraffe": 1} and zebra_sections == []
+    # each section found is named by its own doc and number, the changed doc's and the one indexed after it
+    assert sorted((p, n) for p, n, _ in found) == [("a.md", 1), ("b.md", 2)]
     assert [p for p, _, _ in snippets] == ["a.md"] and "The **giraffe** browses." in snippets[0][2]
     conn = sqlite3.connect(isolated_state)
     tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
@@ -220,3 +223,26 @@ def test_a_doc_hit_by_its_own_keyword_counts_a_broad_one_it_shares_among_its_hit
     assert first["path"] == "d00.md" and first["tier"] == "HOT"
     assert {"keyword:quuxwidget", "keyword:zorblix"} <= set(first["reasons"])
     assert not [f for f in data["files"] if "weak-keyword:zorblix" in f["reasons"]]
+
+
+def test_a_docs_keywords_are_kept_once_in_order_and_a_changed_docs_old_ones_are_gone(isolated_state):
+    from context_router.store.state import Store
+
+    store = Store(str(isolated_state))
+    with store.transaction():
+        store.set_keywords({"a.md": [("zebra", "zebra crossing", False), ("lion", "lion", True)],
+                            "b.md": [("lion", "lion", False)]}, replace_all=True)
+        store.set_keywords({"a.md": [("giraffe", "giraffe", False), ("lion", "lion", True)]})
+    with store.read_transaction():
+        assert store.keyword_candidates(["zebra"]) == []
+        assert sorted(store.keyword_docs("lion", "lion")) == [("lion", "a.md", 1), ("lion", "b.md", 0)]
+        assert store.keywords_of(["a.md", "b.md"]) == {"a.md": ("giraffe", "lion"), "b.md": ("lion",)}
+        assert store.keyword_owners(["b.md", "a.md"], 5) == [("giraffe", "a.md", 0, 1), ("lion", "a.md", 1, 2),
+                                                             ("lion", "b.md", 0, 2)]
+        assert store.keyword_owners(["a.md"], 1) == [("giraffe", "a.md", 0, 1), ("lion", "a.md", 1, 1)]
+    with store.transaction():
+        store.set_keywords({"a.md": []})
+    with store.read_transaction():
+        assert store.keyword_candidates(["giraffe", "lion"]) == [("lion", "b.md", 0)]
+        assert store.keywords_of(["a.md"]) == {}
+    store.close()

@@ -159,6 +159,33 @@ CREATE INDEX kw_by_token ON kw (token, keyword)
 """
 
 
+# Version 7: a doc's sections are rows of sec_docs numbered in a run from lex_docs.sec_first, each naming its doc
+# by lex_docs id: a section's path is not kept again, and no index maps a path to its sections (they were 7% of
+# the state). The keyword table is keyed by what a turn looks up, (token, keyword, path), and each doc's
+# keywords are kept once in order in kw_docs, for the views and for taking them out: a second index over the
+# keywords was another 8%. The index is built anew.
+SCHEMA_V7 = """
+DROP INDEX IF EXISTS sec_by_path;
+DROP TABLE IF EXISTS sec_docs;
+CREATE TABLE sec_docs (id INTEGER PRIMARY KEY, doc INTEGER NOT NULL, ord INTEGER NOT NULL);
+ALTER TABLE lex_docs ADD COLUMN sec_first INTEGER;
+DROP TABLE IF EXISTS lex;
+DROP TABLE IF EXISTS sec;
+CREATE VIRTUAL TABLE lex USING fts5(path, title, headings, body, content = '', tokenize = 'porter unicode61');
+CREATE VIRTUAL TABLE sec USING fts5(heading, body, content = '', tokenize = 'porter unicode61');
+DROP INDEX IF EXISTS kw_by_token;
+DROP TABLE IF EXISTS kw;
+CREATE TABLE kw (token TEXT NOT NULL, keyword TEXT NOT NULL, path TEXT NOT NULL, derived INTEGER NOT NULL,
+                 PRIMARY KEY (token, keyword, path)) WITHOUT ROWID;
+CREATE TABLE kw_docs (path TEXT PRIMARY KEY, keys BLOB NOT NULL) WITHOUT ROWID;
+DELETE FROM lex_docs;
+DELETE FROM lex_df;
+DELETE FROM docs;
+DELETE FROM sem_pending;
+DELETE FROM meta WHERE key IN ('config', 'index', 'folders')
+"""
+
+
 def _run(conn: sqlite3.Connection, statements: str) -> None:
     for statement in statements.split(";"):
         if statement.strip():
@@ -174,7 +201,7 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
 # of the connection), so a new state runs them all and an older one the steps after its version. The version
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
-MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6)
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -205,6 +232,12 @@ def _unpack(packed: bytes, zlib: Any) -> tuple[tuple[str, str, str, str] | None,
     except zlib.error as exc:
         raise ForeignState(f"stored text index words are damaged: {exc}") from None
     return (tuple(fields) if fields is not None else None), {n: tuple(v) for n, v in sections}  # type: ignore[return-value]
+
+
+def _keys(raw: bytes) -> list[tuple[str, str, int]]:
+    """A doc's (token, keyword, derived) in keyword order, as kw_docs keeps them (flat, see set_keywords)."""
+    flat = loads(raw)
+    return [(flat[i], flat[i + 1], int(flat[i + 2])) for i in range(0, len(flat), 3)]
 
 
 class ForeignState(sqlite3.DatabaseError):
@@ -491,6 +524,7 @@ class Store:
     def clear_index(self) -> None:
         self.conn.execute("DELETE FROM docs")
         self.conn.execute("DELETE FROM kw")
+        self.conn.execute("DELETE FROM kw_docs")
         self.conn.execute("DELETE FROM lex_docs")
         self.conn.execute("INSERT INTO lex (lex) VALUES ('delete-all')")  # (contentless: no DELETE)
         self.conn.execute("DELETE FROM sec_docs")
@@ -503,7 +537,7 @@ class Store:
                   seq: int | None = None) -> None:
         """seq: the index version these changes make; the changed docs wait in sem_pending under it until the
         semantic model takes them in (None: no semantic layer, nothing to queue)."""
-        docs, skipped, removed = list(docs), list(skipped), list(removed)
+        docs, skipped, removed = sorted(docs, key=lambda d: d.path), list(skipped), list(removed)  # key order
         self.conn.executemany("DELETE FROM docs WHERE path = ?", ((p,) for p in removed))
         self.conn.executemany(
             "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -530,32 +564,31 @@ class Store:
         stale = gone + [d.path for d in docs]
         if stale:
             self.conn.execute("DELETE FROM lex_df")
-        sections: dict[str, list[tuple[int, int]]] = {}
-        for rowid, path, n in self._select_in("SELECT id, path, ord FROM sec_docs WHERE path IN ({})", stale):
-            sections.setdefault(path, []).append((rowid, n))
-        for rowid, path, packed in self._select_in("SELECT id, path, packed FROM lex_docs WHERE path IN ({})",
-                                                   stale):
+        for rowid, packed, first in self._select_in("SELECT id, packed, sec_first FROM lex_docs WHERE path IN ({})",
+                                                    stale):
             fields, parts = _unpack(packed, zlib) if packed is not None else (None, {})
             if fields is not None:
                 self.conn.execute("INSERT INTO lex (lex, rowid, path, title, headings, body) "
                                   "VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *fields))
-            for sec_id, n in sections.get(path, ()):
-                if n in parts:
-                    self.conn.execute("INSERT INTO sec (sec, rowid, heading, body) VALUES ('delete', ?, ?, ?)",
-                                      (sec_id, *parts[n]))
+            if first is not None:  # the doc's sections are the run of rows from `first`, in their order
+                self.conn.executemany("INSERT INTO sec (sec, rowid, heading, body) VALUES ('delete', ?, ?, ?)",
+                                      ((first + k, *parts[n]) for k, n in enumerate(sorted(parts))))
+                self.conn.execute("DELETE FROM sec_docs WHERE id >= ? AND id < ?", (first, first + len(parts)))
             self.conn.execute("DELETE FROM lex_docs WHERE id = ?", (rowid,))
-        self.conn.executemany("DELETE FROM sec_docs WHERE id = ?",
-                              ((i,) for rows in sections.values() for i, _ in rows))
+        after = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM sec_docs").fetchone()[0]
         for d in docs:
             if d.text is None:
                 continue
             packed = zlib.compress(marshal.dumps((d.text, d.sections)))
-            rowid = self.conn.execute("INSERT INTO lex_docs (path, packed) VALUES (?, ?)", (d.path, packed)).lastrowid
+            first = after if d.sections else None
+            rowid = self.conn.execute("INSERT INTO lex_docs (path, packed, sec_first) VALUES (?, ?, ?)",
+                                      (d.path, packed, first)).lastrowid
             self.conn.execute("INSERT INTO lex (rowid, path, title, headings, body) VALUES (?, ?, ?, ?, ?)",
                               (rowid, *d.text))
-            for n, (heading, body) in d.sections:
-                rowid = self.conn.execute("INSERT INTO sec_docs (path, ord) VALUES (?, ?)", (d.path, n)).lastrowid
-                self.conn.execute("INSERT INTO sec (rowid, heading, body) VALUES (?, ?, ?)", (rowid, heading, body))
+            for n, (heading, body) in sorted(d.sections):
+                self.conn.execute("INSERT INTO sec_docs (id, doc, ord) VALUES (?, ?, ?)", (after, rowid, n))
+                self.conn.execute("INSERT INTO sec (rowid, heading, body) VALUES (?, ?, ?)", (after, heading, body))
+                after += 1
 
     def lexical_search(self, query: str, weights: tuple[float, ...], limit: int) -> list[tuple[str, float]]:
         """(path, relevance) of the best `limit` docs for an FTS5 query, best first (bm25, higher is better)."""
@@ -567,8 +600,8 @@ class Store:
                        ) -> list[tuple[str, int, float]]:
         """(path, section number, relevance) of the best `limit` sections of all docs for an FTS5 query."""
         return [(p, n, -s) for p, n, s in self.conn.execute(
-            f"SELECT d.path, d.ord, bm25(sec, {weights[0]}, {weights[1]}) AS s FROM sec JOIN sec_docs d ON "
-            "d.id = sec.rowid WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
+            f"SELECT d.path, o.ord, bm25(sec, {weights[0]}, {weights[1]}) AS s FROM sec JOIN sec_docs o ON "
+            "o.id = sec.rowid JOIN lex_docs d ON d.id = o.doc WHERE sec MATCH ? ORDER BY s LIMIT ?", (query, limit))]
 
     def lexical_snippets(self, query: str, weights: tuple[float, ...], limit: int,
                          marks: tuple[str, str] = ("**", "**")) -> list[tuple[str, float, str]]:
@@ -701,11 +734,18 @@ class Store:
         """rows_by_path: path -> [(token, keyword, derived), ...] in keyword order."""
         if replace_all:
             self.conn.execute("DELETE FROM kw")
+            self.conn.execute("DELETE FROM kw_docs")
         else:
-            self.conn.executemany("DELETE FROM kw WHERE path = ?", ((p,) for p in rows_by_path))
-        self.conn.executemany("INSERT INTO kw VALUES (?, ?, ?, ?, ?)",
-                              ((t, k, p, i, int(d)) for p, rows in rows_by_path.items()
-                               for i, (t, k, d) in enumerate(rows)))
+            old = self._select_in("SELECT path, keys FROM kw_docs WHERE path IN ({})", rows_by_path)
+            self.conn.executemany("DELETE FROM kw WHERE token = ? AND keyword = ? AND path = ?",
+                                  ((t, k, p) for p, keys in old for t, k, _ in _keys(keys)))
+            self.conn.executemany("DELETE FROM kw_docs WHERE path = ?", ((p,) for p, _ in old))
+        # In key order: rows appended to a b-tree fill its pages, rows put in at random leave them a quarter empty.
+        self.conn.executemany("INSERT OR IGNORE INTO kw VALUES (?, ?, ?, ?)",
+                              sorted((t, k, p, int(d)) for p, rows in rows_by_path.items() for t, k, d in rows))
+        self.conn.executemany("INSERT INTO kw_docs VALUES (?, ?)",
+                              ((p, marshal.dumps(tuple(x for t, k, d in rows for x in (t, k, bool(d)))))
+                               for p, rows in sorted(rows_by_path.items()) if rows))
 
     def token_counts(self, tokens: Iterable[str]) -> dict[str, int]:
         """How many stored keywords are filed under each of these tokens."""
@@ -751,15 +791,21 @@ class Store:
     def keyword_owners(self, paths: Iterable[str], upto: int) -> list[tuple[str, str, int, int]]:
         """(keyword, path, derived, how many docs have the keyword, counted up to `upto`) of each keyword of these
         docs, in order: a keyword a thousand docs share is counted as far as the question needs, not read whole."""
-        return self._select_in("SELECT k.keyword, k.path, k.derived, (SELECT count(*) FROM (SELECT 1 FROM kw o "
-                               "WHERE o.token = k.token AND o.keyword = k.keyword LIMIT ?)) FROM kw k "
-                               "WHERE k.path IN ({}) ORDER BY k.path, k.ord", paths, (upto,))
+        rows = [(t, k, p, d) for p, keys in sorted(self._select_in("SELECT path, keys FROM kw_docs WHERE path IN ({})",
+                                                                   paths))
+                for t, k, d in _keys(keys)]
+        counts: list[int] = []
+        for i in range(0, len(rows), 300):
+            chunk = rows[i:i + 300]
+            counts += [n for (n,) in self.conn.execute(
+                "WITH w(i, token, keyword) AS (VALUES " + ",".join(["(?, ?, ?)"] * len(chunk)) + ") "
+                "SELECT (SELECT count(*) FROM (SELECT 1 FROM kw WHERE kw.token = w.token AND kw.keyword = w.keyword "
+                "LIMIT ?)) FROM w ORDER BY i", [*(x for j, (t, k, _, _) in enumerate(chunk) for x in (j, t, k)), upto])]
+        return [(k, p, d, n) for (_, k, p, d), n in zip(rows, counts, strict=True)]
 
     def keywords_of(self, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {}
-        for kw, path in self._select_in("SELECT keyword, path FROM kw WHERE path IN ({}) ORDER BY path, ord", paths):
-            out.setdefault(path, []).append(kw)
-        return {p: tuple(v) for p, v in out.items()}
+        return {p: tuple(k for _, k, _ in _keys(keys))
+                for p, keys in self._select_in("SELECT path, keys FROM kw_docs WHERE path IN ({})", paths)}
 
     def docs(self, paths: Iterable[str] | None = None) -> dict[str, Doc]:
         query = ("SELECT path, mtime_ns, size, title, NULL, truncated, keywords, related, pinned, decay, oversize"
