@@ -31,6 +31,11 @@ caps_st = st.builds(lambda h, w, hm, wm: Caps(max(h, w), hm, min(h, w), wm),
                     st.floats(0, 1), st.floats(0, 1), st.integers(0, 6), st.integers(0, 10))
 
 
+@given(text=st.text())
+def test_utf16_units_count_what_a_javascript_host_counts(text):
+    assert utf16_units(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 @settings(max_examples=300, deadline=None)
 @given(scores=st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(30)]),
                               st.floats(0, 1), max_size=30),
