@@ -13,7 +13,7 @@ import time
 
 from .errors import InputError
 from .records import FileScore, decayed, record
-from .store import index
+from .store import index, near
 from .store.state import MEMORY, DatabaseError, Kept, Store, is_locked
 from .turn import attention, keywords, lexical, render, sections, tiers
 from .turn.prompt import human_part
@@ -141,10 +141,20 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
              ) -> lexical.LexicalTurn:
     """The text evidence: ask the text index what the stage needs, hand it the answers."""
     said = lexical.query_words(prompt)
-    query = lexical.query(said, store.lexical_doc_counts(said), n_docs)
+    counts = store.lexical_doc_counts(said)
+    query = lexical.query(said, counts, n_docs)
     docs = dict(store.lexical_search(query, lexical.FIELD_WEIGHTS, lexical.LIMIT)) if query else {}
     secs = {(p, n): s for p, n, s in store.section_search(query, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)
             } if query else {}
+    rare = lexical.rare_words(said, counts)
+    close = near.near(rare) if rare else {}
+    if close:
+        spread = store.lexical_doc_counts(sorted({w for words in close.values() for w in words}))
+        second = lexical.query(lexical.near_words(rare, said, close, spread, n_docs), spread, n_docs)
+        if second:
+            docs = lexical.lighter(docs, dict(store.lexical_search(second, lexical.FIELD_WEIGHTS, lexical.LIMIT)))
+            secs = lexical.lighter(secs, {(p, n): s for p, n, s in store.section_search(
+                second, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)})
     named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
     return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
                         cfg.hot.threshold, cfg.warm.threshold, held)

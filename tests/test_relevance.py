@@ -297,3 +297,48 @@ def test_the_words_a_warm_header_names_make_its_doc_hot(ctx, tmp_path):
     for word in named:
         again = turn(ctx, cfg, f"tell me about {word}", "--session", f"s-{word}")
         assert tiers_of(again).get("pages/p1.md") == HOT, word
+
+
+CLINIC = {**DOCS, "modules/clinic.md": "# Clinic\n\nThe doctor on duty signs each prescription before noon.\n" + FILLER}
+
+
+def test_a_word_the_docs_lack_reaches_the_doc_by_a_near_word_they_hold(ctx, tmp_path, monkeypatch):
+    from context_router.store import near
+
+    cfg = project(tmp_path, CLINIC)
+    data = turn(ctx, cfg, "where is the physician?", "--session", "a")  # the docs say "doctor", never "physician"
+    clinic = next(f for f in data["files"] if f["path"] == "modules/clinic.md")
+    assert clinic["tier"] == HOT and any(r.startswith("lexical:") for r in clinic["reasons"])
+    monkeypatch.setattr(near, "PATH", str(tmp_path / "no-such.db"))
+    assert "modules/clinic.md" not in tiers_of(turn(ctx, cfg, "where is the physician?", "--session", "b"))
+
+
+def test_near_words_are_taken_for_rare_words_only_and_only_those_the_docs_hold():
+    from context_router.turn import lexical
+
+    counts = {"physician": 0, "doctor": 3, "surgeon": 0, "medical": 40, "nurse": 2, "ward": 5}
+    rare = lexical.rare_words(["physician", "ward"], counts)
+    assert rare == ["physician"]
+    near = {"physician": ("surgeon", "doctor", "medical", "ward", "nurse", "clinic")}
+    # surgeon: in no doc; medical: in more than half of the 50 docs; ward: the prompt says it
+    assert lexical.near_words(rare, ["physician", "ward"], near, counts, 50) == ["doctor", "nurse"]
+    assert lexical.near_words(rare, ["physician"], near, counts, 100) == ["doctor", "medical"]
+    assert lexical.lighter({"a.md": 2.0}, {"a.md": 1.0, "b.md": 4.0}) == {"a.md": 2.5, "b.md": 2.0}
+
+
+def test_the_near_table_missing_or_damaged_gives_no_near_words(tmp_path):
+    import sqlite3
+
+    from context_router.store import near
+
+    assert near.near(["physician"], str(tmp_path / "none.db")) == {}
+    (tmp_path / "bad.db").write_bytes(b"not a database at all" * 100)
+    assert near.near(["physician"], str(tmp_path / "bad.db")) == {}
+    good = tmp_path / "good.db"
+    conn = sqlite3.connect(good)
+    conn.execute("CREATE TABLE near (word TEXT PRIMARY KEY, near TEXT NOT NULL) WITHOUT ROWID")
+    conn.execute("INSERT INTO near VALUES ('physician', 'doctor surgeon')")
+    conn.commit()
+    conn.close()
+    assert near.near(["physician", "car"], str(good)) == {"physician": ("doctor", "surgeon")}
+    assert near.near(["physician"]) and "doctor" in near.near(["physician"])["physician"]  # the shipped table

@@ -43,6 +43,15 @@ SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
 DOC_SHARE = 1.0  # weight of the doc's whole text beside it
 
 
+# A prompt's word the docs hold in at most NEAR_MAX_DOCS docs ("massive picture" where the docs say "large
+# image") is looked up among the words near it (store/near.py); the first NEAR_PER_WORD of those that the docs
+# hold make a second query at NEAR_WEIGHT of the prompt's. Measured: a word the docs hold in more docs, or a
+# heavier second query, lost turns; near words for every word of the prompt lost more (docs/relevance.md).
+NEAR_MAX_DOCS = 1
+NEAR_PER_WORD = 2
+NEAR_WEIGHT = 0.5
+
+
 FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
 
 
@@ -118,6 +127,35 @@ def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str |
     clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs "service" or
     "logs" would cost more than the rest of the turn."""
     return _or([w for w in words if 0 < counts.get(w, 0) and counts[w] * 2 <= n_docs])
+
+
+def rare_words(said: Sequence[str], counts: Mapping[str, int]) -> list[str]:
+    """The prompt's words that the docs hold in at most NEAR_MAX_DOCS docs: their near words are looked up."""
+    return [w for w in said if counts.get(w, 0) <= NEAR_MAX_DOCS]
+
+
+def near_words(rare: Sequence[str], said: Sequence[str], near: Mapping[str, Sequence[str]],
+               counts: Mapping[str, int], n_docs: int) -> list[str]:
+    """For each rare word of the prompt, its first NEAR_PER_WORD near words that can rank docs (counts: how
+    many docs hold each; as query() admits them), and that the prompt does not say itself."""
+    out: list[str] = []
+    for word in rare:
+        taken = 0
+        for other in near.get(word, ()):
+            if taken >= NEAR_PER_WORD:
+                break
+            if other not in said and other not in out and 0 < counts.get(other, 0) and counts[other] * 2 <= n_docs:
+                out.append(other)
+                taken += 1
+    return out
+
+
+def lighter(ranking: Mapping[Any, float], extra: Mapping[Any, float]) -> dict[Any, float]:
+    """A ranking with a second query's added at NEAR_WEIGHT."""
+    out = dict(ranking)
+    for key, score in extra.items():
+        out[key] = out.get(key, 0.0) + NEAR_WEIGHT * score
+    return out
 
 
 def remembered(memory: Any) -> set[str]:
