@@ -137,6 +137,15 @@ def test_explain_names_the_warm_share_with_its_figures():
                             "printed 23,749; score 0.74, rank 7 of the 13 docs at or above the WARM line (0.25))")
 
 
+
+def test_explain_says_a_warm_doc_the_conversation_holds_was_not_named_again():
+    from context_router.faces.report import LastTurn
+    from context_router.faces.views import last_turn
+
+    t = LastTurn(4, "held", 0.49, 0, 7000, 3, 6, 0.25, 4, 8, 2, 900, 5000, 2)
+    assert last_turn(t) == ("last turn (4): not shown: held (a WARM doc whose header the conversation holds is not "
+                            "named again; score 0.49, rank 3 of the 6 docs at or above the WARM line (0.25))")
+
 def test_pin_unpin_reset(ctx, sample):
     assert ctx("pin", "modules/alerts.md", "--hot", "--config", str(sample)).out.startswith(
         "pinned modules/alerts.md (HOT, until ")

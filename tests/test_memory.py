@@ -156,3 +156,17 @@ def test_stats_report_chars_a_conversation_and_what_the_memory_saved(ctx, sample
     assert abs(data["chars_per_conversation"]["average"] - 3 * data["chars_per_turn"]["average"]) < 1  # one, of 3
     text = ctx("stats", "--session", "conv", "--config", str(sample)).out
     assert "context a conversation:" in text and "named instead of sent again" in text
+
+
+def test_a_warm_doc_whose_header_the_conversation_holds_is_not_named_again():
+    body = "# W\n" + "line\n" * 60
+    header = body[:40]
+    views = {"hot.md": DocView(lambda: "# H\nthe answer\n", "# H", False, None, {}),
+             "held.md": DocView(lambda: body, header, True, None, {memory.unit(memory.HEADER, header): 1}),
+             "new.md": DocView(lambda: body, header, True, None, {})}
+    cands = [Candidate("hot.md", 1.0, HOT), Candidate("held.md", 0.6, WARM), Candidate("new.md", 0.5, WARM)]
+    plan = fit(cands, views, LAYOUT, 10000, 2, 3)
+    assert [e.path for e in plan.entries] == ["hot.md", "new.md"]
+    assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("held.md", "held")]
+    unpacked = fit(cands, views, LAYOUT, 10000, 2, 3, pack=False)  # keyword mode names it, as it did
+    assert "held.md" in [e.path for e in unpacked.entries]

@@ -110,7 +110,8 @@ def test_the_lift_decays_like_other_evidence(shop):
     assert "━━━ [🔥 HOT] billing.md" in prompt("claude", shop, FOLLOW_UP)
     later = prompt("claude", shop, "and what else could it be?")
     assert "━━━ [🔥 HOT] billing.md" not in later  # no new event: the lift is not renewed
-    assert "billing.md" in shown(later)  # decayed, still in view
+    # decayed to WARM, still in view: the conversation holds it, so it is named in the closing line, not again
+    assert "billing.md (held)" in later and "billing.md" not in shown(later)
 
 
 def test_the_prompt_decides_hot_when_it_points_elsewhere(shop):

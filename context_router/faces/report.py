@@ -77,7 +77,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
     shown: dict[str, str] = {p: v[0] for p, v in last[4].items()} if last else {}
     rows = tuple(StatusRow(p, fs.score, shown[p] if shown.get(p) in ("HOT", "WARM") else "COLD",
                            fs.last_hit_turn, p in pinned, kws.get(p, ()), clusters.get(p),
-                           shown[p] if shown.get(p) in ("budget", "warm share", "cap", "intent") else None)
+                           shown[p] if shown.get(p) in ("budget", "warm share", "cap", "intent", "held") else None)
                  for p, fs in scored)
     if snap.pending or snap.due:
         index_in_background(ws)
@@ -106,7 +106,7 @@ class LastTurn:
     """How a turn showed a doc, or why not, with the figures that decided it."""
 
     turn: int
-    verdict: str  # HOT, WARM; or why not shown: budget, cap, intent, below (the WARM line), unmatched
+    verdict: str  # HOT, WARM; or why not shown: budget, warm share, held, cap, intent, below (the WARM line), unmatched
     score: float
     chars: int  # of its block, when shown
     printed: int  # chars the turn printed

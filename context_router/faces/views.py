@@ -153,6 +153,8 @@ def last_turn(t: LastTurn) -> str:
     if t.verdict == "intent":
         return head + f"not shown: intent (this turn's intent shows fewer docs than the caps; {standing})"
     sizes = f"its header is {t.header_chars:,} chars, the doc {t.doc_chars:,}; the turn printed {t.printed:,}"
+    if t.verdict == "held":
+        return head + f"not shown: held (a WARM doc whose header the conversation holds is not named again; {standing})"
     if t.verdict == "warm share":
         return head + (f"not shown: warm share (the WARM headers' share of the budget was taken while a HOT doc was "
                        f"placed or cut; {sizes}; {standing})")

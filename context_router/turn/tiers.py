@@ -80,7 +80,9 @@ class Plan:
     omitted: tuple[str, ...]  # docs at or above the WARM line that are not shown, in rank order
     stats: Stats
     output: str
-    reasons: tuple[str, ...] = ()  # why each omitted doc is not shown: "budget", "warm share", "cap" or "intent"
+    # why each omitted doc is not shown: "budget", "warm share", "held" (a WARM doc whose header the
+    # conversation holds), "cap" or "intent"
+    reasons: tuple[str, ...] = ()
 
 
 @record
@@ -191,6 +193,10 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             block = _hot(layout, index, cand, view, body, room, measure)
         if block is None:
             block = _warm(layout, index, cand, view)
+            if pack and block.repeat:  # the conversation holds its header: a line naming it again adds nothing
+                omitted.append(cand.path)
+                why.append("held")
+                continue
             cost = measure(block.text) + sep
             # Headers are what the model may ask for next, not the answer: they get their share while a HOT doc
             # is still to be placed or was cut to its best parts; else what the HOT docs left is theirs.
