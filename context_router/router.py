@@ -147,7 +147,7 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
     secs = {(p, n): s for p, n, s in store.section_search(query, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)
             } if query else {}
     rare = lexical.rare_words(said, counts)
-    close = near.near(rare) if rare else {}
+    close = near.near(rare, lexical.NEAR_LOOKED) if rare else {}
     if close:
         spread = store.lexical_doc_counts(sorted({w for words in close.values() for w in words}))
         second = lexical.query(lexical.near_words(rare, said, close, spread, n_docs), spread, n_docs)

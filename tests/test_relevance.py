@@ -319,6 +319,8 @@ def test_near_words_are_taken_for_rare_words_only_and_only_those_the_docs_hold()
     counts = {"physician": 0, "doctor": 3, "surgeon": 0, "medical": 40, "nurse": 2, "ward": 5}
     rare = lexical.rare_words(["physician", "ward"], counts)
     assert rare == ["physician"]
+    many = [f"word{i}" for i in range(10)]  # a turn's lookups stay bounded however many rare words it says
+    assert lexical.rare_words(many, {}) == many[:lexical.NEAR_RARE]
     near = {"physician": ("surgeon", "doctor", "medical", "ward", "nurse", "clinic")}
     # surgeon: in no doc; medical: in more than half of the 50 docs; ward: the prompt says it
     assert lexical.near_words(rare, ["physician", "ward"], near, counts, 50) == ["doctor", "nurse"]
@@ -331,14 +333,15 @@ def test_the_near_table_missing_or_damaged_gives_no_near_words(tmp_path):
 
     from context_router.store import near
 
-    assert near.near(["physician"], str(tmp_path / "none.db")) == {}
+    assert near.near(["physician"], path=str(tmp_path / "none.db")) == {}
     (tmp_path / "bad.db").write_bytes(b"not a database at all" * 100)
-    assert near.near(["physician"], str(tmp_path / "bad.db")) == {}
+    assert near.near(["physician"], path=str(tmp_path / "bad.db")) == {}
     good = tmp_path / "good.db"
     conn = sqlite3.connect(good)
     conn.execute("CREATE TABLE near (word TEXT PRIMARY KEY, near TEXT NOT NULL) WITHOUT ROWID")
     conn.execute("INSERT INTO near VALUES ('physician', 'doctor surgeon')")
     conn.commit()
     conn.close()
-    assert near.near(["physician", "car"], str(good)) == {"physician": ("doctor", "surgeon")}
+    assert near.near(["physician", "car"], path=str(good)) == {"physician": ("doctor", "surgeon")}
+    assert near.near(["physician"], 1, path=str(good)) == {"physician": ("doctor",)}
     assert near.near(["physician"]) and "doctor" in near.near(["physician"])["physician"]  # the shipped table

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "near.db")
 
 
-def near(words: Sequence[str], path: str | None = None) -> dict[str, tuple[str, ...]]:
-    """word -> its near words, for those of `words` the table knows (path: another table than the shipped
-    one); {} when the table is not there."""
+def near(words: Sequence[str], limit: int = 12, path: str | None = None) -> dict[str, tuple[str, ...]]:
+    """word -> its first `limit` near words, for those of `words` the table knows (path: another table than
+    the shipped one); {} when the table is not there."""
     path = path or PATH
     if not words or not os.path.isfile(path):
         return {}
@@ -33,4 +33,4 @@ def near(words: Sequence[str], path: str | None = None) -> dict[str, tuple[str, 
             conn.close()
     except sqlite3.Error:
         return {}  # a damaged table costs the turn its near words, nothing else
-    return {w: tuple(n.split()) for w, n in rows}
+    return {w: tuple(n.split()[:limit]) for w, n in rows}

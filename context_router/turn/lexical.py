@@ -50,6 +50,8 @@ DOC_SHARE = 1.0  # weight of the doc's whole text beside it
 NEAR_MAX_DOCS = 1
 NEAR_PER_WORD = 2
 NEAR_WEIGHT = 0.5
+NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count reads the word's postings)
+NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
 FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
@@ -131,7 +133,7 @@ def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str |
 
 def rare_words(said: Sequence[str], counts: Mapping[str, int]) -> list[str]:
     """The prompt's words that the docs hold in at most NEAR_MAX_DOCS docs: their near words are looked up."""
-    return [w for w in said if counts.get(w, 0) <= NEAR_MAX_DOCS]
+    return [w for w in said if counts.get(w, 0) <= NEAR_MAX_DOCS][:NEAR_RARE]
 
 
 def near_words(rare: Sequence[str], said: Sequence[str], near: Mapping[str, Sequence[str]],
