@@ -128,7 +128,12 @@ def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str |
     and in at most half of them. FTS5's bm25 gives a word in more than half of the docs no weight (its IDF is
     clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs "service" or
     "logs" would cost more than the rest of the turn."""
-    return _or([w for w in words if 0 < counts.get(w, 0) and counts[w] * 2 <= n_docs])
+    return _or([w for w in words if can_rank(w, counts, n_docs)])
+
+
+def can_rank(word: str, counts: Mapping[str, int], n_docs: int) -> bool:
+    """Whether a word can rank docs: in some doc's text, and in at most half of them (query())."""
+    return 0 < counts.get(word, 0) and counts[word] * 2 <= n_docs
 
 
 def rare_words(said: Sequence[str], counts: Mapping[str, int]) -> list[str]:
@@ -139,14 +144,14 @@ def rare_words(said: Sequence[str], counts: Mapping[str, int]) -> list[str]:
 def near_words(rare: Sequence[str], said: Sequence[str], near: Mapping[str, Sequence[str]],
                counts: Mapping[str, int], n_docs: int) -> list[str]:
     """For each rare word of the prompt, its first NEAR_PER_WORD near words that can rank docs (counts: how
-    many docs hold each; as query() admits them), and that the prompt does not say itself."""
+    many docs hold each) and that the prompt does not say itself."""
     out: list[str] = []
     for word in rare:
         taken = 0
         for other in near.get(word, ()):
             if taken >= NEAR_PER_WORD:
                 break
-            if other not in said and other not in out and 0 < counts.get(other, 0) and counts[other] * 2 <= n_docs:
+            if other not in said and other not in out and can_rank(other, counts, n_docs):
                 out.append(other)
                 taken += 1
     return out
