@@ -175,7 +175,7 @@ def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room
     if done is None or "sections left out" not in done.text:
         return
     line = next(ln for ln in done.text.splitlines() if "sections left out" in ln)
-    counts = line.split("cut to fit the budget; ")[1].split(" sections")[0]
+    counts = line.split("[HOT: cut; ")[1].split(" sections")[0]
     left, total = (int(x) for x in counts.split(" of "))
     assert left <= total <= len(sizes) + 1
     names = line.split("left out or in part: ")[1].split(". `ctx show")[0]

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
 MAX_LEVEL = 3  # `##` and `###` open sections; deeper headings stay inside theirs
-LEFT_OUT_NAMES = 240  # chars of left-out section titles named in the closing line
+LEFT_OUT_NAMES = 100  # chars of left-out section titles named in a cut doc's closing line (240 cost 1,300 chars a
+# conversation on plain folders and put no answer more in context)
 PART_CHARS = 1000  # a section longer than this is cut into parts of about this size (replayed at 10,000 chars:
 # 1,500 put the answer in context on 76% of plain turns, 1,000 on 78%, no corpus lower, at the same chars)
 PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
@@ -209,8 +210,8 @@ def _names_line(head: str, names: Sequence[str], tail: str) -> str:
 
 
 def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
-    return _names_line(f"... [HOT: cut to fit the budget; {len(skipped)} of {total} sections left out or in part: ",
-                       skipped, f". `ctx show {path}` prints the whole doc, `ctx show {path} SECTION` one section] ...")
+    return _names_line(f"... [HOT: cut; {len(skipped)} of {total} sections left out or in part: ", skipped,
+                       f". `ctx show {path} SECTION`] ...")
 
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
