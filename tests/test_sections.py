@@ -199,3 +199,16 @@ def test_a_section_is_found_as_its_heading_reads_and_by_its_slug(words, other):
     for name in (plain, plain.upper(), "-".join(w for w, _ in words), heading):
         found = sections.find(body, name)
         assert found is not None and found.startswith(f"## {heading}\n"), name
+
+
+def test_no_part_ends_inside_an_indented_code_block():
+    """Tried as a new user would on mkdocs docs: a part began in the middle of an example shown in a tab
+    (`=== "Tab"` holds a fence indented four spaces), the code cut from the lines that explain it."""
+    code = "\n".join(f"    x{i} = {i}\n" for i in range(60))  # blank lines inside the fence
+    body = ("# T\n\n## Validators\n\n" + "Some words. " * 90 + "\n\n=== \"Tab\"\n\n    ```python\n" + code
+            + "    ```\n\n" + "After the example. " * 60 + "\n")
+    parts = [s for s in sections.split(body) if s.title == "Validators"]
+    assert len(parts) > 1
+    for part in parts:
+        fences = sum(1 for line in part.text.splitlines() if line.lstrip().startswith("```"))
+        assert fences % 2 == 0, part.text[:200]

@@ -54,7 +54,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 3  # how fields() writes a doc's text; the index is built anew when it changes
+FIELDS_VERSION = 4  # how fields() writes a doc's text and splits its sections; the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

@@ -61,7 +61,8 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
     size = 0
     fenced = False
     for line in lines:
-        if line.startswith("```") or line.startswith("~~~"):
+        # A fence indented in a list item or a tab (mkdocs' `=== "Tab"`) holds code too: no part ends inside.
+        if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
         if not fenced and not line.strip() and size >= PART_CHARS:
             chunks.append([])
