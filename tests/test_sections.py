@@ -204,7 +204,7 @@ def test_a_section_is_found_as_its_heading_reads_and_by_its_slug(words, other):
 def test_no_part_ends_inside_an_indented_code_block():
     """Tried as a new user would on mkdocs docs: a part began in the middle of an example shown in a tab
     (`=== "Tab"` holds a fence indented four spaces), the code cut from the lines that explain it."""
-    code = "\n".join(f"    x{i} = {i}\n" for i in range(60))  # blank lines inside the fence
+    code = "\n".join(f"    value_{i} = compute({i})\n" for i in range(120))  # blank lines inside the fence
     body = ("# T\n\n## Validators\n\n" + "Some words. " * 90 + "\n\n=== \"Tab\"\n\n    ```python\n" + code
             + "    ```\n\n" + "After the example. " * 60 + "\n")
     parts = [s for s in sections.split(body) if s.title == "Validators"]
