@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -345,3 +346,26 @@ def test_the_near_table_missing_or_damaged_gives_no_near_words(tmp_path):
     assert near.near(["physician", "car"], path=str(good)) == {"physician": ("doctor", "surgeon")}
     assert near.near(["physician"], 1, path=str(good)) == {"physician": ("doctor",)}
     assert near.near(["physician"]) and "doctor" in near.near(["physician"])["physician"]  # the shipped table
+
+
+def _validation_library() -> dict[str, str]:
+    """Six pages that each say "validators" once in their opening, and one page with a section about them."""
+    docs = {f"concepts/page{i}.md": f"# Page {i}\n\nTopic {i}. Validators run on every model.\n\n"
+            + "".join(f"## Part {i}{j}\n\nNotes on subject {i}{j} and its options.\n\n" for j in range(6))
+            for i in range(6)}
+    docs["concepts/checks.md"] = ("# Checks\n\nAn overview.\n\n## Ordering\n\nThe order of checks.\n\n"
+                                  "## Field validators\n\nA field validator is a class method that takes the "
+                                  "raw value and returns it cleaned, or raises.\n\n## Errors\n\nHow errors read.\n")
+    return docs
+
+
+def test_a_word_most_docs_hold_still_ranks_the_sections_that_are_about_it(ctx, tmp_path, isolated_state):
+    # "validators" is in every doc (no weight in the docs' ranking) but in few sections: the section about it
+    # leads its doc, and the turn shows that section
+    cfg = project(tmp_path, _validation_library())
+    data = turn(ctx, cfg, "validators")
+    assert tiers_of(data).get("concepts/checks.md") == HOT
+    assert "takes the raw value" in data["context"]
+    store = sqlite3.connect(isolated_state)
+    assert dict(store.execute("SELECT word, sections FROM sec_df")) == {"": 46, "validators": 7}
+

@@ -201,7 +201,14 @@ def _to_v2(conn: sqlite3.Connection) -> None:
 # The schema's steps, in order: step n takes a state at version n to version n + 1 (SQL statements, or a function
 # of the connection), so a new state runs them all and an older one the steps after its version. The version
 # check reads the same list: a version beyond it is a newer ctx's state, set aside as foreign.
-MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7)
+# Version 8: how many sections hold each word, the twin of lex_df: a section query weighs a word by its spread
+# over the sections, not over the docs (a word in most docs may still be in few of their sections).
+SCHEMA_V8 = """
+CREATE TABLE sec_df (word TEXT PRIMARY KEY, sections INTEGER NOT NULL) WITHOUT ROWID
+"""
+
+
+MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -530,6 +537,7 @@ class Store:
         self.conn.execute("DELETE FROM sec_docs")
         self.conn.execute("INSERT INTO sec (sec) VALUES ('delete-all')")
         self.conn.execute("DELETE FROM lex_df")
+        self.conn.execute("DELETE FROM sec_df")
         self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
         claims.clear(self.conn)
 
@@ -564,6 +572,7 @@ class Store:
         stale = gone + [d.path for d in docs]
         if stale:
             self.conn.execute("DELETE FROM lex_df")
+            self.conn.execute("DELETE FROM sec_df")
         for rowid, packed, first in self._select_in("SELECT id, packed, sec_first FROM lex_docs WHERE path IN ({})",
                                                     stale):
             fields, parts = _unpack(packed, zlib) if packed is not None else (None, {})
@@ -644,6 +653,20 @@ class Store:
                 if not self.read_only:
                     self.conn.execute("INSERT OR REPLACE INTO lex_df VALUES (?, ?)", (word, known[word]))
         return known
+
+    def section_counts(self, words: list[str]) -> tuple[dict[str, int], int]:
+        """(how many sections hold each word, how many sections there are), remembered until the text index
+        changes, as lexical_doc_counts. The row of the empty word, which no query has, keeps the total."""
+        known = dict(self._select_in("SELECT word, sections FROM sec_df WHERE word IN ({})", ["", *words]))
+        for word in ["", *words]:
+            if word not in known:
+                quoted = '"' + word.replace('"', "") + '"'
+                known[word] = int(self.conn.execute(
+                    "SELECT count(*) FROM sec WHERE sec MATCH ?", (quoted,)).fetchone()[0] if word else
+                    self.conn.execute("SELECT count(*) FROM sec_docs").fetchone()[0])
+                if not self.read_only:
+                    self.conn.execute("INSERT OR REPLACE INTO sec_df VALUES (?, ?)", (word, known[word]))
+        return known, known.pop("")
 
     def lexical_sections(self, sections: list[tuple[str, str]], query: str, weights: tuple[float, float]
                          ) -> list[tuple[int, float]]:

@@ -124,10 +124,12 @@ def query_words(prompt: str) -> list[str]:
 
 
 def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str | None:
-    """The FTS5 query of the words that can rank docs (counts: how many docs' text holds each): in some doc,
-    and in at most half of them. FTS5's bm25 gives a word in more than half of the docs no weight (its IDF is
-    clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs "service" or
-    "logs" would cost more than the rest of the turn."""
+    """The FTS5 query of the words that can rank docs, or sections (counts: how many of them hold each word):
+    in some, and in at most half of them. The sections' query is admitted by the words' spread over the
+    sections: a prompt's subject that most pages mention ("validators" in a validation library's docs) still
+    tells the sections about it from the rest. FTS5's bm25 gives a word in more than half of them no weight
+    (its IDF is clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs
+    "service" or "logs" would cost more than the rest of the turn."""
     return _or([w for w in words if can_rank(w, counts, n_docs)])
 
 
