@@ -275,6 +275,7 @@ def test_digits_split_off_an_identifier_are_no_query_word():
     assert content_words("gdplot018 crashed") == ["gdplot018", "gdplot", "crashed"]
     assert content_words("is bx-018 on port 8040?") == ["bx", "018", "bx018", "port", "8040"]
     assert content_words("the 24h reminder") == ["24h", "24", "reminder"]  # a quantity keeps its number
+    assert content_words("how do field validators work?") == ["field", "validators"]
     assert fields("borealis/bx-018.md", "Station", "")[0] == "borealis bx bx018"
     assert fields("runs/gdplot018.md", "Run", "see gdplot018")[3] == "see gdplot018\ngdplot"
 

@@ -48,11 +48,12 @@ under until up very was we were what when where which while who whom why will wi
 know let lets get got make show give need want think thing things like use used using one two way also back go
 """.split())
 
-# Words of conversation, not of topic: kept out of the text query so "ok cool, now what?" asks for nothing.
+# Words of conversation, not of topic: kept out of the text query so "ok cool, now what?" asks for nothing, and
+# "how does X work?" asks for X (a section "How partial validation works" is not what it means).
 FILLER = frozenset("""
 ok okay cool great thanks thank yes yeah yep nope hmm hi hey hello sure right alright fine nice good well
 again still really actually maybe perhaps probably just already anyway though gonna wanna kinda sorta pls
-something anything everything stuff bit lot lots much many
+something anything everything stuff bit lot lots much many work works happen happens difference mean means explain exactly
 """.split())
 
 # File names that say nothing of their doc (skills/pdf-report/SKILL.md is about the pdf report).
