@@ -370,3 +370,15 @@ def test_a_word_most_docs_hold_still_ranks_the_sections_that_are_about_it(ctx, t
     store = sqlite3.connect(isolated_state)
     assert dict(store.execute("SELECT word, sections FROM sec_df")) == {"": 46, "validators": 7}
 
+
+
+def test_the_sections_query_adds_words_most_docs_hold_within_its_budget(monkeypatch):
+    from context_router.turn import lexical
+
+    monkeypatch.setattr(lexical, "SECTION_EXTRA", 100)
+    docs = {"rare": 2, "valid": 90, "logs": 100, "check": 100}
+    secs = {"valid": 60, "logs": 100, "check": 100}  # of 400 sections
+    assert lexical.common_words(["rare", "valid", "logs", "check", "absent"], docs, 100) == ["valid", "logs", "check"]
+    # the rarest first, as far as the budget goes: "logs" would read 100 more sections, over the 40 left
+    assert lexical.sections_query(["rare", "logs", "valid", "check"], docs, 100, secs, 400) == '"rare" OR "valid"'
+    assert lexical.sections_query(["logs"], docs, 100, {"logs": 300}, 400) is None  # in most sections too

@@ -39,6 +39,7 @@ KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections
 LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LIMIT = 60  # sections kept per turn's ranking
+SECTION_EXTRA = 1000  # sections a turn may read for the words in most docs that the sections' query adds
 SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
 DOC_SHARE = 1.0  # weight of the doc's whole text beside it
 
@@ -124,13 +125,34 @@ def query_words(prompt: str) -> list[str]:
 
 
 def query(words: Sequence[str], counts: Mapping[str, int], n_docs: int) -> str | None:
-    """The FTS5 query of the words that can rank docs, or sections (counts: how many of them hold each word):
-    in some, and in at most half of them. The sections' query is admitted by the words' spread over the
-    sections: a prompt's subject that most pages mention ("validators" in a validation library's docs) still
-    tells the sections about it from the rest. FTS5's bm25 gives a word in more than half of them no weight
-    (its IDF is clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs
-    "service" or "logs" would cost more than the rest of the turn."""
+    """The FTS5 query of the words that can rank docs (counts: how many docs' text holds each): in some doc,
+    and in at most half of them. FTS5's bm25 gives a word in more than half of the docs no weight (its IDF is
+    clamped to almost 0), but scoring it still reads its whole posting list: at 10,000 docs "service" or
+    "logs" would cost more than the rest of the turn."""
     return _or([w for w in words if can_rank(w, counts, n_docs)])
+
+
+def sections_query(said: Sequence[str], doc_counts: Mapping[str, int], n_docs: int,
+                   sec_counts: Mapping[str, int], n_secs: int) -> str | None:
+    """The FTS5 query that ranks sections: the words that rank docs, then those in most docs but in at most
+    half of the sections, rarest first, while the sections they are in add up to at most SECTION_EXTRA. A
+    prompt's subject that most pages mention ("validators" in a validation library's docs) still tells the
+    sections about it from the rest; scoring a word reads all its sections, so a word of every doc's template
+    ("logs", "check") does not cost a turn more as the repo grows."""
+    words = [w for w in said if can_rank(w, doc_counts, n_docs)]
+    spare = SECTION_EXTRA
+    for word in sorted((w for w in said if w not in words and can_rank(w, sec_counts, n_secs)),
+                       key=lambda w: (sec_counts[w], w)):
+        if sec_counts[word] > spare:
+            break
+        words.append(word)
+        spare -= sec_counts[word]
+    return _or(words)
+
+
+def common_words(said: Sequence[str], counts: Mapping[str, int], n_docs: int) -> list[str]:
+    """The words in the docs that cannot rank them, being in most of them: sections_query counts their sections."""
+    return [w for w in said if counts.get(w, 0) > 0 and not can_rank(w, counts, n_docs)]
 
 
 def can_rank(word: str, counts: Mapping[str, int], n_docs: int) -> bool:

@@ -53,7 +53,8 @@ know let lets get got make show give need want think thing things like use used 
 FILLER = frozenset("""
 ok okay cool great thanks thank yes yeah yep nope hmm hi hey hello sure right alright fine nice good well
 again still really actually maybe perhaps probably just already anyway though gonna wanna kinda sorta pls
-something anything everything stuff bit lot lots much many work works happen happens difference mean means explain exactly
+something anything everything stuff bit lot lots much many
+work works happen happens difference mean means explain exactly
 """.split())
 
 # File names that say nothing of their doc (skills/pdf-report/SKILL.md is about the pdf report).
