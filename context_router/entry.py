@@ -30,12 +30,30 @@ def _split_debug(args: list[str]) -> tuple[list[str], bool]:
 def main(argv: list[str] | None = None) -> int:
     args, debug = _split_debug(sys.argv[1:] if argv is None else argv)
     if _is_hook(args):
-        from .faces.hooks import run_hook
-
-        return run_hook(args[1], args[2:])  # a hook never shows a traceback: the prompt must go through
+        return _hook(args[1:])
     from .faces.cli import run
 
     return run(["--debug", *args] if debug else args)
+
+
+def _hook(args: list[str]) -> int:
+    """A hook turn: answered by the resident server when one runs (faces/serve.py), else here. A hook never
+    shows a traceback: the prompt must go through."""
+    from .faces import serve
+
+    if sys.stdin is None or not serve.enabled():
+        from .faces.hooks import run_hook
+
+        return run_hook(args[0], args[1:])
+    raw = sys.stdin.buffer.read()
+    code = serve.served(args, raw)
+    if code is not None:
+        return code
+    import io
+
+    from .faces.hooks import run_hook
+
+    return run_hook(args[0], args[1:], io.BytesIO(raw))
 
 
 def script() -> None:

@@ -38,6 +38,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     state = tmp_path / "state" / "state.db"
     monkeypatch.setenv("CTX_STATE", str(state))
+    monkeypatch.setenv("CTX_SERVE", "0")  # every hook turn in its own process, unless a test starts a server
     for name in ("CTX_CONFIG", "CTX_SESSION", "CODEX_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
                  "GEMINI_CLI_TRUST_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)

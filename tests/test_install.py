@@ -155,7 +155,7 @@ def test_installed_commands_run_where_ctx_is_not_on_path(ctx, sample, monkeypatc
     monkeypatch.chdir(sample.parent)
     for host in ("claude", "gemini", "codex", "cline"):
         assert ctx("hook", "install", host).code == 0
-    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/")}
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/"), "CTX_SERVE": "0"}  # no server left behind
     assert subprocess.run(["sh", "-c", "command -v ctx"], env=env, capture_output=True).returncode != 0
     for host in ("claude", "gemini", "codex", "cline"):
         path = sample.parent / (CLAUDE_SETTINGS if host == "claude" else HOOK_FILES[host])

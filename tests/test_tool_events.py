@@ -216,6 +216,7 @@ def test_the_event_path_loads_only_what_it_needs(shop, isolated_state):
     loaded = set(res.stdout.split())
     ours = {m for m in loaded if m.startswith("context_router")}
     assert ours <= {"context_router", "context_router.entry", "context_router.faces", "context_router.faces.hooks",
+                    "context_router.faces.serve",
                     "context_router.faces.toolhook", "context_router.errors", "context_router.fastjson",
                     "context_router.config", "context_router.records", "context_router.store",
                     "context_router.store.events"}, sorted(ours)

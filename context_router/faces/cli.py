@@ -490,6 +490,28 @@ def watch(session: str | None = SessionOpt, docs: str | None = DocsOpt, config: 
 
 
 @app.command()
+def serve(stop: bool = typer.Option(False, "--stop", help="Stop the running server."),
+          idle: float = typer.Option(900.0, "--idle", help="Seconds without a hook turn before it exits.")) -> None:
+    """Answer hook turns from a resident process (a hook turn starts one itself; `CTX_SERVE=0` turns it off).
+
+    \b
+    Example: ctx serve --stop
+    """
+    from . import serve as server
+
+    if stop:
+        pid = server.stop()
+        if pid is None:
+            raise CtxError("no ctx server is running")
+        print(f"stopped the ctx server (pid {pid})")
+        return
+    if idle <= 0:
+        raise InputError(f"--idle must be above 0, got {idle}")
+    if not server.serve(idle):
+        print("a ctx server is running already")
+
+
+@app.command()
 def replay(file: str = typer.Argument(..., help="Conversations: [{id, turns: [{prompt, gold: [paths], kind}]}]."),
            hook: str | None = typer.Option(None, "--hook", help="Replay as this host's hook turns (its budget)."),
            budget: int | None = typer.Option(None, "--budget", help="Character budget for every turn."),

@@ -179,7 +179,9 @@ PROBE_TIMEOUT_S = 20
 def probe_env(host: str | None, project: str, **extra: str) -> dict[str, str]:
     """A minimal environment: HOME, the stable folders as PATH (not this shell's: an editor started elsewhere
     has none of its virtual environment), and the project folder a host names."""
-    env = {"PATH": os.pathsep.join(install.stable_path()), "HOME": os.path.expanduser("~"), **extra}
+    # CTX_SERVE=0: the probe runs the turn in its own process and leaves no resident server behind
+    env = {"PATH": os.pathsep.join(install.stable_path()), "HOME": os.path.expanduser("~"), "CTX_SERVE": "0",
+           **extra}
     project_env = hooks.PROJECT_ENV.get(host or "")
     if project_env:
         env[project_env] = project

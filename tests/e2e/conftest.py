@@ -128,7 +128,17 @@ class World:
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
                 "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
                 "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": self.server.url,
-                "FAKE_OPENAI_KEY": "sk-test", "CTX_E2E_TIMES": str(self.root / "hook-times.jsonl"), **extra}
+                "FAKE_OPENAI_KEY": "sk-test", "CTX_E2E_TIMES": str(self.root / "hook-times.jsonl"),
+                # the hook's resident server, started by the clients' first hook turn, keeps its socket here
+                "CTX_SERVE_DIR": str(self.root / "serve"), **extra}
+
+    def stop_server(self) -> None:
+        """Stop the resident server the clients' hook turns started, by its own pid."""
+        for pid_file in (self.root / "serve").glob("serve-*.pid"):
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
 
     def run(self, client: str, argv: list[str], **extra: str) -> Turn:
         """One client run, stopped by its process group's id if it outlives the timeout."""
@@ -175,9 +185,13 @@ class World:
 
 
 @pytest.fixture
-def world(tmp_path: Path, server: ModelServer, npm_bin: Path) -> World:
+def world(tmp_path: Path, server: ModelServer, npm_bin: Path) -> Iterator[World]:
     server.usage = 50
-    return World(tmp_path, server, npm_bin)
+    made = World(tmp_path, server, npm_bin)
+    try:
+        yield made
+    finally:
+        made.stop_server()
 
 
 def walk(obj: Any) -> Iterator[str]:

@@ -1,0 +1,216 @@
+"""The resident server: a hook turn it answers is the turn the hook would have run; whatever goes wrong on the
+way, the hook runs the turn itself and the prompt goes through."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from context_router.faces import serve
+
+from .conftest import write_docs
+
+WAIT_S = 30.0  # an upper bound for a process to come up or go: the tests never depend on how fast it is
+
+
+def _project(tmp_path: Path) -> Path:
+    write_docs(tmp_path / "proj" / "docs", {"systems/harbor.md": "# Harbor\n\nThe ingest host.\n",
+                                            "modules/billing.md": "# Billing\n\nInvoices and refunds.\n"})
+    (tmp_path / "proj" / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n",
+                                                   encoding="utf-8")
+    return tmp_path / "proj"
+
+
+def _env(tmp_path: Path, on: bool) -> dict[str, str]:
+    env = {**os.environ, "CTX_SERVE_DIR": str(tmp_path / "sv"), "CTX_SERVE": "1" if on else "0"}
+    env.pop("CTX_STATE", None)  # the state beside the project's config, as a user has it
+    return env
+
+
+def _hook(proj: Path, env: dict[str, str], prompt: str, session: str) -> subprocess.CompletedProcess[bytes]:
+    payload = json.dumps({"session_id": session, "prompt": prompt, "cwd": str(proj),
+                          "hook_event_name": "UserPromptSubmit"}).encode()
+    return subprocess.run([sys.executable, "-m", "context_router", "hook", "claude"], input=payload, cwd=proj,
+                          env=env, capture_output=True, timeout=WAIT_S)
+
+
+def _wait(predicate, what: str) -> None:
+    end = time.monotonic() + WAIT_S
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def _paths(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
+    monkeypatch.setenv("CTX_SERVE_DIR", env["CTX_SERVE_DIR"])
+    return serve.paths()
+
+
+def _stop(pid_path: str) -> None:
+    try:
+        pid = int(Path(pid_path).read_text())
+    except (OSError, ValueError):
+        return
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+
+
+def test_the_first_turn_starts_the_server_and_the_next_turns_are_answered_by_it(tmp_path, monkeypatch, capsys):
+    proj = _project(tmp_path)
+    on, off = _env(tmp_path, True), _env(tmp_path, False)
+    sock, pid_path, _ = _paths(on, monkeypatch)
+    first = _hook(proj, on, "harbor", "s")  # no server yet: the turn runs here, and a server is started
+    try:
+        assert first.returncode == 0 and b"systems/harbor.md" in first.stdout
+        _wait(lambda: os.path.exists(sock) and os.path.exists(pid_path), "the server")
+        monkeypatch.delenv("CTX_STATE")
+        monkeypatch.chdir(proj)
+        payload = json.dumps({"session_id": "s", "prompt": "how are refunds issued?", "cwd": str(proj),
+                              "hook_event_name": "UserPromptSubmit"}).encode()
+        capsys.readouterr()
+        assert serve.served(["claude"], payload) == 0  # answered by the server, not run here
+        assert "modules/billing.md" in json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+        status = subprocess.run([sys.executable, "-m", "context_router", "status", "--json", "--session", "s"],
+                                cwd=proj, env=off, capture_output=True, text=True, timeout=WAIT_S)
+        assert json.loads(status.stdout)["turn"] == 2  # the served turn is the session's second
+    finally:
+        _stop(pid_path)
+    _wait(lambda: not os.path.exists(sock), "the server to stop")
+
+
+def test_served_and_unserved_sessions_print_the_same_turns(tmp_path, monkeypatch):
+    proj = _project(tmp_path)
+    on, off = _env(tmp_path, True), _env(tmp_path, False)
+    sock, pid_path, _ = _paths(on, monkeypatch)
+    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: os.path.exists(sock), "the server")
+        for prompt in ["harbor", "how are refunds issued?", "ok", "the ingest host"]:
+            served, alone = _hook(proj, on, prompt, "a"), _hook(proj, off, prompt, "b")
+            assert served.returncode == alone.returncode == 0
+            assert served.stdout == alone.stdout and served.stderr == alone.stderr
+    finally:
+        server.terminate()
+        server.wait(timeout=WAIT_S)
+    assert not os.path.exists(sock)
+
+
+def test_a_dead_socket_or_a_server_that_answers_nonsense_leaves_the_turn_to_the_hook(tmp_path, monkeypatch):
+    import socket
+    import threading
+
+    proj = _project(tmp_path)
+    on = {**_env(tmp_path, True), "CTX_SERVE_DIR": str(tmp_path / "fake")}
+    sock_path, _, _ = _paths(on, monkeypatch)
+    os.makedirs(os.path.dirname(sock_path), mode=0o700)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(sock_path)
+    listener.listen(4)
+
+    def nonsense() -> None:
+        for _ in range(2):
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(1 << 20)
+                conn.sendall(b"not marshal at all" if _ == 0 else b"")
+
+    thread = threading.Thread(target=nonsense, daemon=True)
+    thread.start()
+    for _ in range(2):
+        done = _hook(proj, on, "harbor", "s")
+        assert done.returncode == 0 and b"systems/harbor.md" in done.stdout
+    thread.join(timeout=WAIT_S)
+    listener.close()
+    os.unlink(sock_path)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # bound, never listening: refused
+    dead.bind(sock_path)
+    try:
+        monkeypatch.setattr(serve, "_start", lambda: None)
+        assert serve.served(["claude"], b"{}") is None
+    finally:
+        dead.close()
+
+
+def test_a_bad_request_does_not_end_the_server_and_it_exits_when_idle(tmp_path, monkeypatch):
+    import socket
+
+    proj = _project(tmp_path)
+    on = _env(tmp_path, True)
+    sock, _, _ = _paths(on, monkeypatch)
+    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve", "--idle", "2"], cwd=tmp_path,
+                              env=on, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _wait(lambda: os.path.exists(sock), "the server")
+        for garbage in (b"\x00\x01garbage", b""):
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect(sock)
+            conn.sendall(garbage)
+            conn.shutdown(socket.SHUT_WR)
+            assert conn.recv(100) == b""  # no answer, the connection closed
+            conn.close()
+        assert b"systems/harbor.md" in _hook(proj, on, "harbor", "s").stdout
+        assert server.wait(timeout=WAIT_S) == 0  # two seconds without a turn: it exits, and tidies up
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert not os.path.exists(sock)
+
+
+def test_a_second_server_of_the_same_copy_does_not_start_and_stop_names_what_it_stopped(tmp_path, monkeypatch):
+    on = _env(tmp_path, True)
+    sock, _, _ = _paths(on, monkeypatch)
+    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: os.path.exists(sock), "the server")
+        second = subprocess.run([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
+                                capture_output=True, text=True, timeout=WAIT_S)
+        assert second.returncode == 0 and "running already" in second.stdout
+        stop = subprocess.run([sys.executable, "-m", "context_router", "serve", "--stop"], cwd=tmp_path, env=on,
+                              capture_output=True, text=True, timeout=WAIT_S)
+        assert stop.returncode == 0 and f"pid {server.pid}" in stop.stdout
+        assert server.wait(timeout=WAIT_S) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    again = subprocess.run([sys.executable, "-m", "context_router", "serve", "--stop"], cwd=tmp_path, env=on,
+                           capture_output=True, text=True, timeout=WAIT_S)
+    assert again.returncode == 1 and again.stderr.strip() == "ctx: error: no ctx server is running"
+
+
+def test_serve_errors(ctx, tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    monkeypatch.setenv("CTX_SERVE_DIR", str(shared))
+    done = ctx("serve")
+    assert done.code == 1
+    assert done.err.strip() == f"ctx: error: {shared} is not private to this user (mode 755): not serving there"
+    done = ctx("serve", "--idle", "0")
+    assert done.code == 2 and "--idle must be above 0, got 0.0" in done.err
+
+
+def test_the_key_follows_the_code(tmp_path, monkeypatch):
+    before = serve.key()
+    assert before == serve.key() and len(before) == 8
+    mod = Path(serve.__file__)
+    stamp = mod.stat()
+    try:
+        os.utime(mod, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+        assert serve.key() != before  # an edited or reinstalled copy asks a server of its own
+    finally:
+        os.utime(mod, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert serve.key() == before
