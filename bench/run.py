@@ -14,6 +14,7 @@ the ratios are what to compare.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -21,7 +22,9 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -110,6 +113,29 @@ def measure(corpus: Path, n: int, runs: int, session: str, env: dict[str, str]) 
     return {"hook": h, "python": b, "floor": f, "event": e, "ratio": h["median_ms"] / b["median_ms"],
             "floor_ratio": h["median_ms"] / f["median_ms"], "event_floor_ratio": e["median_ms"] / f["median_ms"],
             "peak_rss_mib": max(rss) / 1024}
+
+
+@contextlib.contextmanager
+def resident(corpus: Path, env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """A resident server (`ctx serve`) for these turns, as the first hook turn would start it, up before the
+    first timed turn and stopped by its pid after the last: the environment its hook turns run with."""
+    from context_router.faces import serve
+
+    os.environ[serve.SERVE_DIR_ENV] = env[serve.SERVE_DIR_ENV]
+    sock = serve.paths()[0]
+    served_env = {k: v for k, v in env.items() if k != serve.SERVE_ENV}
+    server = subprocess.Popen(ctx_command() + ["serve"], cwd=corpus, env=served_env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(sock):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("ctx serve did not come up")
+            time.sleep(0.05)
+        yield served_env
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def tool_payload(corpus: Path, session: str, turn: int) -> bytes:
@@ -236,26 +262,37 @@ def docs_bytes(corpus: Path) -> int:
 
 def session(corpus: Path, n: int, turns: int, env: dict[str, str], window: int = 9) -> dict[str, object]:
     """A varied session on a fresh state: each turn's prompt names one doc and two keywords that about 4% of
-    the docs share, a different doc and pair each turn, beside the floor, interleaved. The medians of the hook
-    around turn 5 and over the last turns, and the state's size after indexing and after the session."""
+    the docs share, a different doc and pair each turn, beside the floor, interleaved, each turn run in its own
+    process and answered by the resident server (on a state of its own). The medians of the hook around turn 5
+    and over the last turns, and the state's size after indexing and after the session."""
     hook, floor = ctx_command() + ["hook", "claude"], [sys.executable, str(HERE / "floor.py")]
     state = Path(env["CTX_STATE"])
-    subprocess.run(ctx_command() + ["index"], cwd=corpus, env=env, check=True, capture_output=True)
+    served_state = state.with_name("served-" + state.name)
+    for path in (state, served_state):
+        subprocess.run(ctx_command() + ["index"], cwd=corpus, env={**env, "CTX_STATE": str(path)}, check=True,
+                       capture_output=True)
     indexed = db_bytes(state)
-    hook_times, floor_times = [], []
-    for turn in range(1, turns + 1):
-        payload = json.dumps({"session_id": "bench-session", "prompt": session_prompt(n, turn),
-                              "cwd": str(corpus), "hook_event_name": "UserPromptSubmit"}).encode()
-        hook_times.append(run_once(hook, payload, corpus, env)[0])
-        floor_times.append(run_once(floor, payload, corpus, env)[0])
+    hook_times, served_times, floor_times = [], [], []
+    with resident(corpus, {**env, "CTX_STATE": str(served_state)}) as served_env:
+        for turn in range(1, turns + 1):
+            payload = json.dumps({"session_id": "bench-session", "prompt": session_prompt(n, turn),
+                                  "cwd": str(corpus), "hook_event_name": "UserPromptSubmit"}).encode()
+            t_hook, _, out = run_once(hook, payload, corpus, env)
+            t_served, _, served_out = run_once(hook, payload, corpus, served_env)
+            if out != served_out:
+                raise SystemExit(f"the served turn {turn} differs from the turn run in its own process")
+            hook_times.append(t_hook)
+            served_times.append(t_served)
+            floor_times.append(run_once(floor, payload, corpus, env)[0])
     half = window // 2
-    early = hook_times[max(0, 4 - half):4 + half + 1]
-    late = hook_times[-window:]
-    f, e, last = statistics.median(floor_times), statistics.median(early), statistics.median(late)
-    return {"docs": n, "turns": turns, "floor_ms": f * 1000, "turn5_ms": e * 1000, "last_ms": last * 1000,
-            "turn5_x_floor": e / f, "last_x_floor": last / f, "last_x_turn5": last / e,
-            "docs_mib": docs_bytes(corpus) / 2**20, "indexed_mib": indexed / 2**20,
-            "after_mib": db_bytes(state) / 2**20}
+    f = statistics.median(floor_times)
+    out: dict[str, object] = {"docs": n, "turns": turns, "floor_ms": f * 1000}
+    for name, times in (("", hook_times), ("served_", served_times)):
+        early, last = statistics.median(times[max(0, 4 - half):4 + half + 1]), statistics.median(times[-window:])
+        out |= {f"{name}turn5_ms": early * 1000, f"{name}last_ms": last * 1000, f"{name}turn5_x_floor": early / f,
+                f"{name}last_x_floor": last / f, f"{name}last_x_turn5": last / early}
+    return out | {"docs_mib": docs_bytes(corpus) / 2**20, "indexed_mib": indexed / 2**20,
+                  "after_mib": db_bytes(state) / 2**20}
 
 
 def state_size(state: Path, n: int) -> dict[str, float]:
@@ -289,7 +326,9 @@ def main() -> None:
     # Started in the background by a shell, this process ignores SIGINT and so would every watcher it starts
     # (an ignored signal survives exec): take the default back so the watchers stop on SIGINT as users stop them.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("CTX_")}
+    serve_dir = tempfile.mkdtemp(prefix="ctx-bench-serve-")  # private (0700): the servers it starts sit here
+    base_env = {**{k: v for k, v in os.environ.items() if not k.startswith("CTX_")}, "CTX_SERVE": "0",
+                "CTX_SERVE_DIR": serve_dir}
     # An installed package has its bytecode compiled (pip does it); a checkout run with PYTHONDONTWRITEBYTECODE
     # would compile every changed module on every turn and time the compiler instead.
     import compileall
@@ -329,6 +368,9 @@ def main() -> None:
             finally:
                 watcher.send_signal(2)
                 watcher.wait(timeout=30)
+            with resident(corpus, env) as served_env:
+                results.append({"docs": n, "semantic": layer, "mode": "serve",
+                                **measure(corpus, n, args.runs, "bench-serve", served_env)})
             if layer == "on" and args.states:
                 states.append({"docs": n, "state": "after an edit", **after_edit(corpus, n, env)})
                 states.append({"docs": n, "state": "during a checkout",
@@ -368,13 +410,15 @@ def main() -> None:
     if sessions:
         print("\nvaried sessions (each prompt names one doc and two keywords that 4% of the docs share; medians of "
               "9 turns):")
-        print(f"{'docs':>6}  {'turns':>5}  {'floor':>8}  {'turn 5':>8}  {'x floor':>7}  {'last':>8}  {'x floor':>7}  "
-              f"{'last/5':>6}  {'docs':>8}  {'indexed':>8}  {'after':>8}")
+        print(f"{'docs':>6}  {'turns':>5}  {'hook':<7}  {'floor':>8}  {'turn 5':>8}  {'x floor':>7}  {'last':>8}  "
+              f"{'x floor':>7}  {'last/5':>6}  {'docs':>8}  {'indexed':>8}  {'after':>8}")
         for r in sessions:
-            print(f"{r['docs']:>6}  {r['turns']:>5}  {r['floor_ms']:>5.1f} ms  {r['turn5_ms']:>5.1f} ms  "
-                  f"{r['turn5_x_floor']:>6.2f}x  {r['last_ms']:>5.1f} ms  {r['last_x_floor']:>6.2f}x  "
-                  f"{r['last_x_turn5']:>5.2f}x  {r['docs_mib']:>4.1f} MiB  {r['indexed_mib']:>4.1f} MiB  "
-                  f"{r['after_mib']:>4.1f} MiB")
+            for name, how in (("", "alone"), ("served_", "served")):
+                print(f"{r['docs']:>6}  {r['turns']:>5}  {how:<7}  {r['floor_ms']:>5.1f} ms  "
+                      f"{r[name + 'turn5_ms']:>5.1f} ms  {r[name + 'turn5_x_floor']:>6.2f}x  "
+                      f"{r[name + 'last_ms']:>5.1f} ms  {r[name + 'last_x_floor']:>6.2f}x  "
+                      f"{r[name + 'last_x_turn5']:>5.2f}x  {r['docs_mib']:>4.1f} MiB  {r['indexed_mib']:>4.1f} MiB  "
+                      f"{r['after_mib']:>4.1f} MiB")
     if states:
         print("\nstates a repo goes through (semantic layer on; wall time of whole hook turns):")
         for st in states:

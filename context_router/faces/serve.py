@@ -42,12 +42,13 @@ def folder() -> str:
 
 
 def key() -> str:
-    """A digest of this copy of ctx: the interpreter and every module's path, size and time. A server answers
-    only clients of the very code it runs."""
+    """A digest of this copy of ctx: its environment (`sys.prefix`: `python` and `python3` of one virtual
+    environment are one), and every module's path, size and time. A server answers only clients of the very
+    code it runs."""
     import zlib
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parts = [sys.executable, package]
+    parts = [sys.prefix, package]
     for sub in ("", "faces", "store", "turn"):
         where = os.path.join(package, sub)
         with os.scandir(where) as entries:
