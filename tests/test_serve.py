@@ -65,6 +65,14 @@ def _stop(pid_path: str) -> None:
         pass
 
 
+@pytest.fixture(autouse=True)
+def no_server_left(tmp_path):
+    """Whatever a test's hook turns started in its folders is stopped by its pid when the test ends."""
+    yield
+    for pid_file in tmp_path.glob("*/serve-*.pid"):
+        _stop(str(pid_file))
+
+
 def test_the_first_turn_starts_the_server_and_the_next_turns_are_answered_by_it(tmp_path, monkeypatch, capsys):
     proj = _project(tmp_path)
     on, off = _env(tmp_path, True), _env(tmp_path, False)
@@ -136,7 +144,7 @@ def test_a_dead_socket_or_a_server_that_answers_nonsense_leaves_the_turn_to_the_
     dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # bound, never listening: refused
     dead.bind(sock_path)
     try:
-        monkeypatch.setattr(serve, "_start", lambda: None)
+        monkeypatch.setattr(serve, "_start", lambda lock: None)
         assert serve.served(["claude"], b"{}") is None
     finally:
         dead.close()
@@ -214,3 +222,18 @@ def test_the_key_follows_the_code(tmp_path, monkeypatch):
     finally:
         os.utime(mod, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert serve.key() == before
+
+
+def test_a_server_that_cannot_come_up_is_not_started_again_on_every_prompt(tmp_path, monkeypatch):
+    started: list[list[str]] = []
+    monkeypatch.setattr(os, "posix_spawn", lambda path, argv, env, **kw: started.append(argv))
+    monkeypatch.setenv("CTX_SERVE_DIR", str(tmp_path / "sv"))
+    lock = serve.paths()[2]
+    serve._start(lock)
+    serve._start(lock)  # the first one did not come up: no second one within START_EVERY_S
+    assert [argv[1:] for argv in started] == [["-m", "context_router", "serve"]]
+    assert (tmp_path / "sv").stat().st_mode & 0o777 == 0o700
+    old = time.time() - serve.START_EVERY_S - 1
+    os.utime(lock, (old, old))
+    serve._start(lock)
+    assert len(started) == 2

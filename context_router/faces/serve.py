@@ -27,6 +27,7 @@ SERVE_DIR_ENV = "CTX_SERVE_DIR"
 IDLE_S = 900.0  # a server with no turn for this long exits
 ANSWER_S = 20.0  # a client waits this long for the server's answer, then runs the turn itself
 REQUEST_S = 5.0  # a server waits this long for a client's whole request
+START_EVERY_S = 10.0  # a client starts a server at most this often
 
 
 def enabled() -> bool:
@@ -73,14 +74,14 @@ def served(args: list[str], raw: bytes) -> int | None:
     import _socket  # the C module: `socket` would import enum and selectors, milliseconds on every prompt
     import marshal
 
-    sock_path = paths()[0]
+    sock_path, _, lock_path = paths()
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         conn.settimeout(ANSWER_S)
         try:
             conn.connect(sock_path)
         except (FileNotFoundError, ConnectionRefusedError):
-            _start()
+            _start(lock_path)
             return None
         conn.sendall(marshal.dumps((args, os.getcwd(), dict(os.environ), raw)))
         conn.shutdown(_socket.SHUT_WR)
@@ -119,8 +120,24 @@ def _write(stream: Any, text: str) -> None:
             pass  # the host stopped reading
 
 
-def _start() -> None:
-    """Start a detached server (without the subprocess module, which costs a hook milliseconds to import)."""
+def _start(lock_path: str) -> None:
+    """Start a detached server (without the subprocess module, which costs a hook milliseconds to import),
+    unless one was started in the last START_EVERY_S seconds: one that cannot come up is not started again
+    on every prompt. The lock file's time says when one was last started."""
+    import time
+
+    try:
+        if time.time() - os.stat(lock_path).st_mtime < START_EVERY_S:
+            return
+        os.utime(lock_path)
+    except FileNotFoundError:
+        try:  # never started here
+            os.makedirs(os.path.dirname(lock_path), mode=0o700, exist_ok=True)
+            os.close(os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        except OSError:
+            return
+    except OSError:
+        return
     devnull = os.devnull
     try:
         os.posix_spawn(sys.executable, [sys.executable, "-m", "context_router", "serve"], dict(os.environ),
