@@ -144,7 +144,8 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
     counts = store.lexical_doc_counts(said)
     query = lexical.query(said, counts, n_docs)
     docs = dict(store.lexical_search(query, lexical.FIELD_WEIGHTS, lexical.LIMIT)) if query else {}
-    sec_counts, n_secs = store.section_counts(lexical.common_words(said, counts, n_docs))
+    common = lexical.common_words(said, counts, n_docs)
+    sec_counts, n_secs = store.section_counts(common, lexical.SECTION_EXTRA + 1) if common else ({}, 0)
     sec_query = lexical.sections_query(said, counts, n_docs, sec_counts, n_secs)
     secs = {(p, n): s for p, n, s in store.section_search(sec_query, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)
             } if sec_query else {}

@@ -246,3 +246,18 @@ def test_a_docs_keywords_are_kept_once_in_order_and_a_changed_docs_old_ones_are_
         assert store.keyword_candidates(["giraffe", "lion"]) == [("lion", "b.md", 0)]
         assert store.keywords_of(["a.md"]) == {}
     store.close()
+
+
+def test_a_words_sections_are_counted_only_as_far_as_the_turn_needs(ctx, tmp_path, isolated_state):
+    from context_router.store.state import Store
+
+    body = "".join(f"## Part {i}\n\nCheck the logs of part {i}.\n\n" for i in range(40))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\n" + body, encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("docs: docs\n", encoding="utf-8")
+    assert ctx("index", "--config", str(tmp_path / "config.yaml")).code == 0
+    store = Store(str(isolated_state))
+    with store.transaction():
+        assert store.section_counts(["check", "nowhere"], 5) == ({"check": 5, "nowhere": 0}, 10)
+        assert store.section_counts(["check"], 100) == ({"check": 5}, 10)  # remembered until the index changes
+    store.close()

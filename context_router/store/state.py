@@ -654,16 +654,19 @@ class Store:
                     self.conn.execute("INSERT OR REPLACE INTO lex_df VALUES (?, ?)", (word, known[word]))
         return known
 
-    def section_counts(self, words: list[str]) -> tuple[dict[str, int], int]:
-        """(how many sections hold each word, how many sections there are), remembered until the text index
-        changes, as lexical_doc_counts. The row of the empty word, which no query has, keeps the total."""
+    def section_counts(self, words: list[str], upto: int) -> tuple[dict[str, int], int]:
+        """(how many sections hold each word, how many sections there are), each counted as far as `upto`
+        (the total as far as twice that): a word of every doc's template costs a turn `upto` postings, not
+        its whole list. Remembered until the text index changes, as lexical_doc_counts; the row of the empty
+        word, which no query has, keeps the total."""
         known = dict(self._select_in("SELECT word, sections FROM sec_df WHERE word IN ({})", ["", *words]))
         for word in ["", *words]:
             if word not in known:
                 quoted = '"' + word.replace('"', "") + '"'
                 known[word] = int(self.conn.execute(
-                    "SELECT count(*) FROM sec WHERE sec MATCH ?", (quoted,)).fetchone()[0] if word else
-                    self.conn.execute("SELECT count(*) FROM sec_docs").fetchone()[0])
+                    "SELECT count(*) FROM (SELECT 1 FROM sec WHERE sec MATCH ? LIMIT ?)", (quoted, upto)
+                ).fetchone()[0] if word else self.conn.execute(
+                    "SELECT count(*) FROM (SELECT 1 FROM sec_docs LIMIT ?)", (2 * upto,)).fetchone()[0])
                 if not self.read_only:
                     self.conn.execute("INSERT OR REPLACE INTO sec_df VALUES (?, ?)", (word, known[word]))
         return known, known.pop("")

@@ -138,7 +138,8 @@ def sections_query(said: Sequence[str], doc_counts: Mapping[str, int], n_docs: i
     half of the sections, rarest first, while the sections they are in add up to at most SECTION_EXTRA. A
     prompt's subject that most pages mention ("validators" in a validation library's docs) still tells the
     sections about it from the rest; scoring a word reads all its sections, so a word of every doc's template
-    ("logs", "check") does not cost a turn more as the repo grows."""
+    ("logs", "check") does not cost a turn more as the repo grows. sec_counts may be counted only as far as
+    SECTION_EXTRA + 1, and n_secs as far as twice that: a word over the budget is left out either way."""
     words = [w for w in said if can_rank(w, doc_counts, n_docs)]
     spare = SECTION_EXTRA
     for word in sorted((w for w in said if w not in words and can_rank(w, sec_counts, n_secs)),
