@@ -268,6 +268,8 @@ def session(corpus: Path, n: int, turns: int, env: dict[str, str], window: int =
     hook, floor = ctx_command() + ["hook", "claude"], [sys.executable, str(HERE / "floor.py")]
     state = Path(env["CTX_STATE"])
     served_state = state.with_name("served-" + state.name)
+    for stale in state.parent.glob(f"{served_state.name}*"):
+        stale.unlink()
     for path in (state, served_state):
         subprocess.run(ctx_command() + ["index"], cwd=corpus, env={**env, "CTX_STATE": str(path)}, check=True,
                        capture_output=True)
