@@ -237,3 +237,19 @@ def test_a_server_that_cannot_come_up_is_not_started_again_on_every_prompt(tmp_p
     os.utime(lock, (old, old))
     serve._start(lock)
     assert len(started) == 2
+
+
+def test_in_the_server_a_turns_connections_are_closed_after_its_answer(tmp_path, monkeypatch):
+    import sqlite3
+
+    from context_router.store import state
+
+    monkeypatch.setattr(state, "CLOSE_LATER", [])
+    store = state.Store(str(tmp_path / "state.db"))
+    store.close()
+    assert state.CLOSE_LATER == [store.conn]
+    store.conn.execute("SELECT 1")  # still open: its close waits for the answer
+    serve._close_later(state.CLOSE_LATER)
+    assert state.CLOSE_LATER == []
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.conn.execute("SELECT 1")

@@ -158,7 +158,9 @@ def serve(idle: float = IDLE_S) -> bool:
     import socket
 
     from ..errors import CtxError
+    from ..store import state
 
+    state.CLOSE_LATER = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `ctx serve --stop`: the socket goes with the server
 
     where = folder()
@@ -193,6 +195,7 @@ def serve(idle: float = IDLE_S) -> bool:
                 return True
             with conn:
                 _turn(conn)
+            _close_later(state.CLOSE_LATER)
     finally:
         listener.close()
         for path in (sock_path, pid_path):
@@ -201,6 +204,15 @@ def serve(idle: float = IDLE_S) -> bool:
             except OSError:
                 pass
         os.close(lock)
+
+
+def _close_later(conns: list[Any] | None) -> None:
+    """Close the turn's database connections, its answer sent."""
+    while conns:
+        try:
+            conns.pop().close()
+        except Exception:  # noqa: BLE001 - a connection that fails to close is gone either way
+            pass
 
 
 def _turn(conn: Any) -> None:

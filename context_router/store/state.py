@@ -212,6 +212,12 @@ MIGRATIONS: tuple[Any, ...] = (SCHEMA, _to_v2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, 
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+# The resident server (faces/serve.py) sets this to a list: a turn's committed connection is closed once the
+# server has sent its answer, not before it (the last close of a state runs a WAL checkpoint, about a
+# millisecond). Every other process closes a connection at once.
+CLOSE_LATER: list[sqlite3.Connection] | None = None
+
+
 KEEP_TURNS = 1000  # a session's history and record of what it showed keep its last this many turns
 PRUNE_EVERY = 100  # turns between two prunings of a session's old turns
 SHARED_FROM = 8  # docs one cause set to one score in a turn, from which the history keeps them in one row
@@ -483,7 +489,10 @@ class Store:
             raise
 
     def close(self) -> None:
-        self.conn.close()
+        if CLOSE_LATER is not None and self.path != MEMORY:
+            CLOSE_LATER.append(self.conn)
+        else:
+            self.conn.close()
 
     @property
     def folder(self) -> str:
