@@ -15,7 +15,7 @@ import pytest
 
 from context_router.faces import serve
 
-from .conftest import write_docs
+from .conftest import REPO, write_docs
 
 WAIT_S = 30.0  # an upper bound for a process to come up or go: the tests never depend on how fast it is
 
@@ -29,7 +29,9 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _env(tmp_path: Path, on: bool) -> dict[str, str]:
-    env = {**os.environ, "CTX_SERVE_DIR": str(tmp_path / "sv"), "CTX_SERVE": "1" if on else "0"}
+    # PYTHONPATH: the processes run this checkout's ctx, as the test does (the socket's name is its digest)
+    env = {**os.environ, "CTX_SERVE_DIR": str(tmp_path / "sv"), "CTX_SERVE": "1" if on else "0",
+           "PYTHONPATH": str(REPO)}
     env.pop("CTX_STATE", None)  # the state beside the project's config, as a user has it
     return env
 
