@@ -165,8 +165,10 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     # The goal's strongest dimensions carry nearly all of its weight; the prompt's own are always matched.
     dims = set(semantic.strongest(goal, semantic.GOAL_TERMS)) | set(prompt_vec)
     to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims, semantic.POSTINGS_READ))
-    closest = heapq.nlargest(RECALL_LIMIT, to_goal.items(), key=lambda kv: (kv[1], -kv[0]))
-    near = {i for i, c in closest if c >= sem.recall_threshold}
+    # Only a doc at the recall line can be recalled: the rest (tens of thousands at 100,000 docs) is not sorted.
+    closest = heapq.nlargest(RECALL_LIMIT, ((i, c) for i, c in to_goal.items() if c >= sem.recall_threshold),
+                             key=lambda kv: (kv[1], -kv[0]))
+    near = {i for i, _ in closest}
     near |= {i for i, c in to_prompt.items() if c >= sem.prompt_hot_threshold}
     info = ws.store.sem_docs(near)
 
@@ -213,7 +215,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     new_memory = {"model": meta["made"], "history": history, "frozen": frozen, "active": sorted(active),
                   "goal": goal, "mass_goal": memory.get("mass_goal", {}) if not fresh else {},
                   "mass": memory.get("mass", {}) if not fresh else {}}
-    goal_cosine = {info[i][0]: cos for i, cos in to_goal.items() if i in info}
+    goal_cosine = {info[i][0]: to_goal[i] for i in info if i in to_goal}
     goal_cosine.update({p: to_goal.get(i, 0.0) for p, (i, _) in scored.items()})
     stale = meta["version"] != index_version or (not rebuild and _reclustering(meta))
     return SemanticTurn(tuple(signals), new_memory, semantic.intent(prompt) if sem.intent else None, goal_cosine,
