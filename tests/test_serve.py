@@ -255,3 +255,21 @@ def test_in_the_server_a_turns_connections_are_closed_after_its_answer(tmp_path,
     assert state.CLOSE_LATER == []
     with pytest.raises(sqlite3.ProgrammingError):
         store.conn.execute("SELECT 1")
+
+
+def test_doctor_says_whether_the_server_runs(tmp_path, monkeypatch):
+    from context_router.faces import doctor
+
+    assert "hook server: off ($CTX_SERVE=0 here)" in doctor._server_check().message
+    on = _env(tmp_path, True)
+    sock, _, _ = _paths(on, monkeypatch)
+    monkeypatch.setenv("CTX_SERVE", "1")
+    assert "not running; the next hook turn starts it" in doctor._server_check().message
+    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: os.path.exists(sock), "the server")
+        assert f"running (pid {server.pid})" in doctor._server_check().message
+    finally:
+        server.terminate()
+        server.wait(timeout=WAIT_S)

@@ -125,7 +125,20 @@ def _hook_checks(cwd: str) -> list[Check]:
     if not found:
         out.append(Check("warning", "hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline",
                          "ctx hook install claude (or gemini, codex, cline)"))
+    else:
+        out.append(_server_check())
     return out
+
+
+def _server_check() -> Check:
+    from . import serve
+
+    if not serve.enabled():
+        return Check("ok", "hook server: off ($CTX_SERVE=0 here): every hook turn runs in its own process")
+    pid = serve.running()
+    if pid is None:
+        return Check("ok", "hook server: not running; the next hook turn starts it (`ctx serve`)")
+    return Check("ok", f"hook server: running (pid {pid}), answering this ctx's hook turns; `ctx serve --stop`")
 
 
 def _trust_checks(host: str, path: str, root: str) -> list[Check]:

@@ -240,15 +240,27 @@ def _turn(conn: Any) -> None:
         return
 
 
+def running() -> int | None:
+    """The pid of this copy's server, or None when none runs."""
+    sock_path, pid_path, _ = paths()
+    try:
+        with open(pid_path, encoding="ascii") as fh:
+            pid = int(fh.read().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid if os.path.exists(sock_path) else None
+
+
 def stop() -> int | None:
     """Stop this copy's server: its pid, or None when none runs."""
     import signal
 
-    pid_path = paths()[1]
+    pid = running()
+    if pid is None:
+        return None
     try:
-        with open(pid_path, encoding="ascii") as fh:
-            pid = int(fh.read().strip())
         os.kill(pid, signal.SIGTERM)
-    except (OSError, ValueError):
+    except OSError:
         return None
     return pid
