@@ -273,3 +273,11 @@ def test_doctor_says_whether_the_server_runs(tmp_path, monkeypatch):
     finally:
         server.terminate()
         server.wait(timeout=WAIT_S)
+
+
+def test_where_there_is_no_socket_to_be_had_the_hook_runs_the_turn_itself(monkeypatch):
+    def unusable() -> str:
+        raise OSError(13, "Permission denied")
+
+    monkeypatch.setattr(serve, "folder", unusable)
+    assert serve.served(["claude"], b"{}") is None

@@ -74,8 +74,11 @@ def served(args: list[str], raw: bytes) -> int | None:
     import _socket  # the C module: `socket` would import enum and selectors, milliseconds on every prompt
     import marshal
 
-    sock_path, _, lock_path = paths()
-    conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock_path, _, lock_path = paths()
+        conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except (OSError, AttributeError):
+        return None  # no Unix sockets or user ids here: every turn runs in its own process
     try:
         conn.settimeout(ANSWER_S)
         try:
