@@ -11,8 +11,6 @@ indexer both use it.
 
 from __future__ import annotations
 
-import heapq
-
 from .records import record
 from .turn import semantic
 from .turn.attention import FLOOR, ZERO_SIGNAL, Signal
@@ -166,10 +164,9 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     dims = set(semantic.strongest(goal, semantic.GOAL_TERMS)) | set(prompt_vec)
     to_goal, to_prompt = semantic.similarities(goal, prompt_vec, ws.store.postings(dims, semantic.POSTINGS_READ))
     # Only a doc at the recall line can be recalled: the rest (tens of thousands at 100,000 docs) is not sorted.
-    closest = heapq.nlargest(RECALL_LIMIT, ((i, c) for i, c in to_goal.items() if c >= sem.recall_threshold),
-                             key=lambda kv: (kv[1], -kv[0]))
-    near = {i for i, _ in closest}
-    near |= {i for i, c in to_prompt.items() if c >= sem.prompt_hot_threshold}
+    closest = to_goal.at_least(sem.recall_threshold, RECALL_LIMIT)
+    named = to_prompt.at_least(sem.prompt_hot_threshold)
+    near = {i for i, _ in closest} | {i for i, _ in named}
     info = ws.store.sem_docs(near)
 
     scored = ws.store.sem_by_path(scores)
@@ -203,8 +200,8 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
             lift = (cos - sem.recall_threshold) / span if span > 0 else 1.0
             value = min(ceiling, cfg.warm.threshold + lift * (cfg.hot.threshold - cfg.warm.threshold))
             signals.append(Signal(info[i][0], FLOOR, value, f"semantic:{cos:.2f}"))
-    for i, cos in sorted(to_prompt.items()):
-        if i in info and cos >= sem.prompt_hot_threshold:
+    for i, cos in named:
+        if i in info:
             path, c = info[i]
             if c in frozen and path in frozen[c]:
                 frozen[c].remove(path)  # named this closely, it comes back on its own
@@ -215,7 +212,7 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
     new_memory = {"model": meta["made"], "history": history, "frozen": frozen, "active": sorted(active),
                   "goal": goal, "mass_goal": memory.get("mass_goal", {}) if not fresh else {},
                   "mass": memory.get("mass", {}) if not fresh else {}}
-    goal_cosine = {info[i][0]: to_goal[i] for i in info if i in to_goal}
+    goal_cosine = {info[i][0]: to_goal.get(i) for i in info if i in to_goal}
     goal_cosine.update({p: to_goal.get(i, 0.0) for p, (i, _) in scored.items()})
     stale = meta["version"] != index_version or (not rebuild and _reclustering(meta))
     return SemanticTurn(tuple(signals), new_memory, semantic.intent(prompt) if sem.intent else None, goal_cosine,

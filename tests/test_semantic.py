@@ -6,8 +6,11 @@ import os
 import subprocess
 import sys
 import time
+from array import array
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from context_router.router import TurnRequest, route
 from context_router.turn import semantic
@@ -229,3 +232,35 @@ def test_a_frozen_topic_needs_this_prompts_evidence_to_thaw(tmp_path, monkeypatc
         return {c for t in turns for causes in t.causes.values() for c in causes if c.startswith("thaw:")}
 
     assert thaws(back) and not thaws(noise)
+
+
+def _cosines_without_numpy(goal, prompt, postings):
+    """semantic.similarities as a hook process runs it, where numpy is not loaded."""
+    saved = sys.modules.get("numpy")
+    sys.modules["numpy"] = None  # type: ignore[assignment]
+    try:
+        return semantic.similarities(goal, prompt, postings)
+    finally:
+        sys.modules["numpy"] = saved
+
+
+_vectors = st.dictionaries(st.integers(0, 7), st.floats(0.01, 1.0), max_size=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(goal=_vectors, prompt=_vectors,
+       lists=st.lists(st.tuples(st.integers(0, 7), st.lists(st.tuples(st.integers(0, 40), st.floats(0.0, 1.0)),
+                                                              max_size=12)), max_size=6),
+       threshold=st.sampled_from([0.0, 0.05, 0.3, 0.9]), limit=st.sampled_from([None, 1, 3, 16]))
+def test_numpy_and_plain_cosines_are_the_same_floats(goal, prompt, lists, threshold, limit):
+    """In the resident server numpy sums the postings, in a hook process plain Python: the same floats, the same
+    docs in the same order at every threshold."""
+    postings = [(d, array("i", [i for i, _ in pairs]).tobytes(), array("f", [w for _, w in pairs]).tobytes())
+                for d, pairs in lists]
+    plain = _cosines_without_numpy(goal, prompt, postings)
+    dense = semantic.similarities(goal, prompt, postings)
+    assert isinstance(dense[0], semantic.DenseCosines)
+    for a, b in zip(plain, dense, strict=True):
+        assert a.at_least(threshold, limit) == b.at_least(threshold, limit)
+        for doc in range(-1, 45):
+            assert (doc in a) == (doc in b) and a.get(doc) == b.get(doc)

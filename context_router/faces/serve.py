@@ -164,6 +164,10 @@ def serve(idle: float = IDLE_S) -> bool:
     from ..store import state
 
     state.CLOSE_LATER = []
+    try:  # loaded once here, numpy sums a turn's semantic cosines (turn/semantic.py: similarities)
+        import numpy  # noqa: F401
+    except ImportError:
+        pass
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `ctx serve --stop`: the socket goes with the server
 
     where = folder()
