@@ -257,6 +257,49 @@ def test_in_the_server_a_turns_connections_are_closed_after_its_answer(tmp_path,
         store.conn.execute("SELECT 1")
 
 
+def test_in_the_server_a_states_connection_is_kept_from_turn_to_turn_while_the_file_is_the_same(tmp_path,
+                                                                                                 monkeypatch):
+    import sqlite3
+
+    from context_router.store import state
+
+    monkeypatch.setattr(state, "KEPT", {})
+    path = str(tmp_path / "state.db")
+    first = state.Store(path)
+    first.close()
+    first.conn.execute("SELECT 1")  # still open
+    second = state.Store(path)
+    assert second.conn is first.conn
+    with second.transaction():
+        third = state.Store(path)  # a store opened while another is in a transaction gets its own
+        assert third.conn is not second.conn
+        third.close()
+    os.replace(path, path + ".old")  # another file at the path: opened afresh, the old connection closed
+    fourth = state.Store(path)
+    assert fourth.conn is not first.conn
+    with pytest.raises(sqlite3.ProgrammingError):
+        first.conn.execute("SELECT 1")
+    fourth.conn.execute("BEGIN")  # a failed turn's transaction left open: closed before the next turn
+    state.settle_kept()
+    assert state.KEPT == {}
+    for n in range(state.KEPT_STATES + 1):  # only the last few states stay open
+        state.Store(str(tmp_path / f"s{n}.db")).close()
+    assert sorted(os.path.basename(k) for k in state.KEPT) == [f"s{n}.db" for n in range(1, state.KEPT_STATES + 1)]
+
+
+def test_a_kept_connection_to_a_state_another_ctx_changed_is_checked_again(tmp_path, monkeypatch):
+    from context_router.store import state
+
+    monkeypatch.setattr(state, "KEPT", {})
+    path = str(tmp_path / "state.db")
+    state.Store(path).close()
+    kept = state.KEPT[path][2]
+    kept.execute(f"PRAGMA user_version = {state.SCHEMA_VERSION + 1}")  # another ctx's schema
+    store = state.Store(path)  # as a new process would: that file set aside, a fresh state started
+    assert store.conn is not kept and state.KEPT[path][2] is store.conn
+    assert [p.name for p in tmp_path.glob("state.db.corrupt-*")]
+
+
 def test_doctor_says_whether_the_server_runs(tmp_path, monkeypatch):
     from context_router.faces import doctor
 

@@ -163,7 +163,6 @@ def serve(idle: float = IDLE_S) -> bool:
     from ..errors import CtxError
     from ..store import state
 
-    state.CLOSE_LATER = []
     try:  # loaded once here, numpy sums a turn's semantic cosines (turn/semantic.py: similarities)
         import numpy  # noqa: F401
     except ImportError:
@@ -195,6 +194,7 @@ def serve(idle: float = IDLE_S) -> bool:
         with open(pid_path, "w", encoding="ascii") as fh:
             fh.write(str(os.getpid()))
         listener.settimeout(idle)
+        state.CLOSE_LATER, state.KEPT = [], {}
         while True:
             try:
                 conn, _ = listener.accept()
@@ -203,8 +203,10 @@ def serve(idle: float = IDLE_S) -> bool:
             with conn:
                 _turn(conn)
             _close_later(state.CLOSE_LATER)
+            state.settle_kept()
     finally:
         listener.close()
+        _close_later([held[2] for held in (state.KEPT or {}).values()])
         for path in (sock_path, pid_path):
             try:
                 os.unlink(path)
