@@ -138,7 +138,7 @@ def test_a_hot_doc_too_big_for_the_budget_is_cut_to_the_sections_that_match(ctx,
     entry = data["files"][0]
     assert (entry["path"], entry["tier"], entry.get("cut")) == ("manual.md", HOT, True)
     assert "## Part 21: certificate rotation" in data["context"]
-    assert "sections left out" in data["context"] and "ctx show manual.md" in data["context"]
+    assert "[cut; not shown: " in data["context"] and "ctx show manual.md" in data["context"]
     assert "manual.md" not in data["omitted"]
 
 
@@ -211,7 +211,7 @@ def test_a_cut_never_exceeds_its_room(sizes, room, matches):
     done = sections.cut(body, room, {j: 1.0 for j in matches}, "t.md", "# T")
     text = done.text if done is not None else None
     assert text is None or len(text) <= room
-    if text is not None and "sections left out" not in text:  # nothing was left out: every section is there
+    if text is not None and "[cut; not shown: " not in text:  # nothing was left out: every section is there
         assert all(f"## S{i}" in text for i in range(len(sizes)))
 
 

@@ -213,7 +213,7 @@ def test_hostile_docs_never_leak(tmp_path):
     assert {"ok.md", "with space é.md", "long.md", "big.md", "empty.md", "bad-utf8.md"} <= shown
     assert not shown & {"passwords.md", "outside/passwords.md", "pipe.md", "bin.md", "dev.md"}
     huge = next(e for e in result.plan.entries if e.path == "huge-line.md")  # its one 300,000-char line fits
-    assert huge.cut and "z" * 1000 not in huge.text and "[HOT: cut; " in huge.text  # no budget here
+    assert huge.cut and "z" * 1000 not in huge.text and "[cut; not shown: " in huge.text  # no budget here
     assert len(result.text) <= 100_000
     assert "# Bad \ufffd\ufffd utf8" in result.text
     big = next(e for e in result.plan.entries if e.path == "big.md")

@@ -167,20 +167,21 @@ def test_a_doc_that_opens_with_a_section_prints_it_once():
 @given(sizes=st.lists(st.integers(0, 5000), min_size=1, max_size=8), opening=st.integers(0, 5000),
        room=st.integers(300, 9000), matches=st.lists(st.integers(1, 30), max_size=4))
 def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room, matches):
-    """'N of M sections left out': N never above M, no empty name, a section named once."""
+    """'(N of M sections)' not shown: N never above M, no empty name, a section named once."""
     para = ("word " * 40 + "\n\n")
     body = "# T\n\n" + para * (opening // 200) + "".join(f"\n## S{i}\n\n" + para * (n // 200)
                                                       for i, n in enumerate(sizes))
     done = sections.cut(body, room, {j: 1.0 for j in matches}, "t.md", "# T")
-    if done is None or "sections left out" not in done.text:
+    if done is None or "[cut; not shown: " not in done.text:
         return
-    line = next(ln for ln in done.text.splitlines() if "sections left out" in ln)
-    counts = line.split("[HOT: cut; ")[1].split(" sections")[0]
+    line = next(ln for ln in done.text.splitlines() if "[cut; not shown: " in ln)
+    names, counts = line.split("[cut; not shown: ")[1].rsplit(" sections): `ctx show t.md SECTION`] ...", 1)[0] \
+        .rsplit(" (", 1)
     left, total = (int(x) for x in counts.split(" of "))
     assert left <= total <= len(sizes) + 1
-    names = line.split("left out or in part: ")[1].split(". `ctx show")[0]
     listed = [n for n in names.split(", ") if n != "..."]
     assert "" not in listed and len(listed) == len(set(listed))
+    assert "the rest of the opening" not in listed[:-1]  # the doc's own sections are named first
 
 
 WORD_ST = st.text(alphabet="abcdefghijklmnopqrstuvwxyzé0123456789", min_size=1, max_size=8)

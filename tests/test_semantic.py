@@ -83,6 +83,8 @@ def test_kmeans_is_deterministic():
 def test_intent_in_box_and_json(sample, ctx):
     res = ctx("route", "summarize the lighthouse and vault story", "--config", str(sample))
     assert "║ Intent: NARRATIVE " in res.out
+    hybrid = json.loads(ctx("route", "the lighthouse gpu", "--format", "json", "--config", str(sample)).out)
+    assert hybrid["intent"] == "HYBRID" and "Intent" not in hybrid["context"]  # the one that changes nothing
     data = json.loads(ctx("route", "what is the lighthouse gpu?", "--format", "json", "--config", str(sample)).out)
     assert data["intent"] == "FACTUAL" and "║ Intent: FACTUAL " in data["context"]
     off = sample.read_text() + "semantic: {enabled: false}\n"

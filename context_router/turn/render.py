@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..records import record
+from .semantic import HYBRID
 from .tiers import HOT
 
 TYPE_CHECKING = False
@@ -64,7 +65,7 @@ class MarkdownLayout:
         head = f"══ ATTENTION STATE [Turn {stats.turn}] ══"
         rows = [f"🔥 Hot: {stats.hot} │ 🌡️ Warm: {stats.warm} │ ❄️ Cold: {stats.cold}",
                 f"Total chars: {stats.used:,} / {stats.budget:,} (≈{estimate_tokens(stats.used):,} tokens)"]
-        if stats.intent:
+        if stats.intent and stats.intent != HYBRID:  # HYBRID changes nothing: not said on every prompt
             rows.append(f"Intent: {stats.intent}")
         if stats.repeated:
             rows.append(f"Already in the conversation: {stats.repeated} (named, not sent again)")

@@ -17,11 +17,14 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
 MAX_LEVEL = 3  # `##` and `###` open sections; deeper headings stay inside theirs
-LEFT_OUT_NAMES = 100  # chars of left-out section titles named in a cut doc's closing line (240 cost 1,300 chars a
-# conversation on plain folders and put no answer more in context)
+LEFT_OUT_NAMES = 100  # chars of section titles a line names (240 in a cut doc's line cost 1,300 chars a
+# conversation on plain folders and put no answer more in context) ...
+CUT_NAMES = 60  # ... and in a cut doc's line of what it does not show (100: one or two more titles, ~130 chars
+# a turn, no answer more in context)
 PART_CHARS = 1000  # a section longer than this is cut into parts of about this size (replayed at 10,000 chars:
 # 1,500 put the answer in context on 76% of plain turns, 1,000 on 78%, no corpus lower, at the same chars)
 PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
+REST_OF_OPENING = "the rest of the opening"
 OPENING_CHARS = 600  # of a cut doc's opening part: its title and what it is about, not its whole preamble
 
 
@@ -172,7 +175,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     """short: the opening itself is cut. sent: the parts the conversation already holds (named, not printed)."""
     sent = sent or {}
     parts = [opening]
-    skipped: list[str] = ["the rest of the opening"] if short else []
+    skipped: list[str] = [REST_OF_OPENING] if short else []
     for j, section in enumerate(rest, start=1):
         if j in kept:
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
@@ -182,7 +185,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         elif j not in sent:
             # A section is named once however many of its parts are left out; a later part of the opening
             # is "the rest of the opening".
-            name = section.title or "the rest of the opening"
+            name = section.title or REST_OF_OPENING
             if name not in skipped:
                 skipped.append(name)
     if sent:
@@ -192,17 +195,16 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
-        total = len({s.title or "the rest of the opening" for s in rest} | ({"the rest of the opening"} if short
-                                                                            else set()))
+        total = len({s.title or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
         parts.append(_left_out_line(skipped, total, path))
     return "\n\n".join(p for p in parts if p)
 
 
-def _names_line(head: str, names: Sequence[str], tail: str) -> str:
+def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT_NAMES) -> str:
     shown: list[str] = []
     used = 0
     for title in names:
-        if used + len(title) > LEFT_OUT_NAMES:
+        if used + len(title) > room:
             shown.append("...")
             break
         shown.append(title)
@@ -211,8 +213,10 @@ def _names_line(head: str, names: Sequence[str], tail: str) -> str:
 
 
 def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
-    return _names_line(f"... [HOT: cut; {len(skipped)} of {total} sections left out or in part: ", skipped,
-                       f". `ctx show {path} SECTION`] ...")
+    """The cut doc's last line: the sections it does not show (whole), the doc's own first; how to see them."""
+    ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
+    return _names_line("... [cut; not shown: ", ordered, f" ({len(skipped)} of {total} sections): "
+                       f"`ctx show {path} SECTION`] ...", CUT_NAMES)
 
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
