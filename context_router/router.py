@@ -291,14 +291,14 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
         def body(whole: str = whole) -> str:
             return whole
 
-        def cut(room: int, sent: Mapping[int, int], doc: index.Doc = doc, whole: str = whole,
+        def cut(room: int, sent: Mapping[int, int], hint: bool, doc: index.Doc = doc, whole: str = whole,
                 header: str = header) -> sections.Cut | None:
             # The sections the turn's search ranked among all docs' sections; else the doc's own, ranked alone.
             relevance = ranked_sections.get(doc.path) or {}
             if not relevance and section_query:
                 parts = [(s.title, s.text) for s in sections.split(whole)]
                 relevance = dict(ws.store.lexical_sections(parts, section_query, lexical.SECTION_WEIGHTS))
-            return sections.cut(whole, room, relevance, doc.path, header, sent)
+            return sections.cut(whole, room, relevance, doc.path, header, sent, hint)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
                                     known.get(path, {}) if known is not None else None)

@@ -49,7 +49,7 @@ def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fi
         return fill * (sizes[i] // len(fill))
 
     def cutter(i: int):
-        def cut_to(room: int, sent) -> Cut | None:
+        def cut_to(room: int, sent, hint: bool) -> Cut | None:
             return Cut(body(i)[:room], frozenset()) if room >= 10 else None
         return cut_to if cut else None
 

@@ -221,12 +221,15 @@ def test_a_plan_with_cut_docs_never_exceeds_the_budget(sizes, budget):
     bodies = {f"d{i}.md": "# D\n" + "".join(f"\n## S{j}\n" + "y" * (n // 8) for j in range(8))
               for i, n in enumerate(sizes)}
     views = {p: DocView(lambda b=b: b, "# D", True,
-                        lambda room, sent, p=p, b=b: sections.cut(b, room, {2: 1.0}, p, "# D", sent))
+                        lambda room, sent, hint, p=p, b=b: sections.cut(b, room, {2: 1.0}, p, "# D", sent, hint))
              for p, b in bodies.items()}
     cands = [Candidate(p, 1.0, HOT) for p in bodies]
     plan = fit(cands, views, MarkdownLayout(lambda p: ()), budget, 1, len(bodies))
     assert len(plan.output) <= budget
     assert all(e.tier == HOT for e in plan.entries if e.cut)
+    cut_lines = [ln for ln in plan.output.splitlines() if ln.startswith("... [cut; not shown: ")]
+    assert sum("`ctx show " in ln for ln in cut_lines) == (1 if cut_lines else 0)  # said once, on the first
+    assert not cut_lines or "`ctx show " in cut_lines[0]
 
 
 def test_a_follow_up_that_names_nothing_keeps_the_conversations_doc(ctx, tmp_path):

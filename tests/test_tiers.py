@@ -132,8 +132,8 @@ def test_a_header_held_back_by_the_warm_share_is_not_said_to_be_over_budget():
     from context_router.turn import sections
 
     body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(12))
-    big = DocView(lambda: body, "# Big", True, lambda room, sent: sections.cut(body, room, {3: 1.0}, "big.md",
-                                                                              "# Big", sent))
+    big = DocView(lambda: body, "# Big", True, lambda room, sent, hint: sections.cut(body, room, {3: 1.0}, "big.md",
+                                                                                    "# Big", sent, hint))
     warm = {f"w{i}.md": DocView(lambda i=i: f"# W{i}\n" + "w" * 900, f"# W{i}\n" + "h" * 900, True)
             for i in range(4)}
     from context_router.turn.tiers import Candidate

@@ -106,11 +106,12 @@ class Cut:
 
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
-        sent: Mapping[int, int] | None = None) -> Cut | None:
+        sent: Mapping[int, int] | None = None, hint: bool = True) -> Cut | None:
     """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
     turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
     line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
-    not printed again, and a line says so. None when not even the opening and the lines fit."""
+    not printed again, and a line says so. hint: the closing line says how to see the rest (`ctx show`; once
+    a turn is enough). None when not even the opening and the lines fit."""
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
@@ -122,7 +123,7 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     kept: set[int] = set()
 
     def compose(opening: str, kept: set[int], short: bool) -> str:
-        return _compose(opening, rest, kept, path, short, sent)
+        return _compose(opening, rest, kept, path, short, sent, hint)
 
     top = max((relevance[j] for j in new if j in relevance), default=0.0)
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
@@ -171,7 +172,7 @@ def opening_of(text: str) -> str:
 
 
 def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False,
-             sent: Mapping[int, int] | None = None) -> str:
+             sent: Mapping[int, int] | None = None, hint: bool = True) -> str:
     """short: the opening itself is cut. sent: the parts the conversation already holds (named, not printed)."""
     sent = sent or {}
     parts = [opening]
@@ -196,7 +197,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = len({s.title or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
-        parts.append(_left_out_line(skipped, total, path))
+        parts.append(_left_out_line(skipped, total, path, hint))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -212,11 +213,12 @@ def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT
     return head + ", ".join(shown) + tail
 
 
-def _left_out_line(skipped: Sequence[str], total: int, path: str) -> str:
+def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = True) -> str:
     """The cut doc's last line: the sections it does not show (whole), the doc's own first; how to see them."""
     ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
-    return _names_line("... [cut; not shown: ", ordered, f" ({len(skipped)} of {total} sections): "
-                       f"`ctx show {path} SECTION`] ...", CUT_NAMES)
+    how = f": `ctx show {path} SECTION`" if hint else ""
+    return _names_line("... [cut; not shown: ", ordered, f" ({len(skipped)} of {total} sections){how}] ...",
+                       CUT_NAMES)
 
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",

@@ -93,7 +93,7 @@ class DocView:
     header: str
     truncated: bool
     # the body cut to at most this many chars, without the parts already sent (part -> turn) (sections.cut)
-    cut: Callable[[int, Mapping[int, int]], Cut | None] | None = None
+    cut: Callable[[int, Mapping[int, int], bool], Cut | None] | None = None  # (room, sent, hint) -> the doc cut
     known: Mapping[str, int] | None = None  # unit -> turn of what the conversation holds (None: no memory)
 
 
@@ -190,7 +190,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             room = remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget)
             if rooms is not None:
                 room = min(rooms.get(cand.path, 0), room)
-            block = _hot(layout, index, cand, view, body, room, measure)
+            block = _hot(layout, index, cand, view, body, room, measure, hint=not cut)
         if block is None:
             block = _warm(layout, index, cand, view)
             if pack and block.repeat:  # the conversation holds its header: a line naming it again adds nothing
@@ -220,9 +220,10 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
 
 
 def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, room: int,
-         measure: Callable[[str], int]) -> Entry | None:
+         measure: Callable[[str], int], hint: bool = True) -> Entry | None:
     """The HOT block: the whole doc when it fits its room, else cut; with a memory, only what the conversation
-    lacks (a doc it holds unchanged is named in one line). None: not even a cut fits (shown as WARM)."""
+    lacks (a doc it holds unchanged is named in one line). None: not even a cut fits (shown as WARM). hint: a
+    cut says how to see the rest (the turn's first cut doc)."""
     whole = memory.unit(memory.WHOLE, body)
     known = view.known
     split = split_sections(body) if known is not None else []
@@ -243,7 +244,7 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
                      if known is not None else ())
     changed = [t for k, t in (known or {}).items() if k.startswith(memory.WHOLE)]
     note = f"... [changed on disk since it was sent at turn {max(changed)}] ...\n" if changed else ""
-    done = _cut(layout, index, cand, view, room - measure(note), measure, sent, note)
+    done = _cut(layout, index, cand, view, room - measure(note), measure, sent, note, hint)
     if done is None:
         return None
     text, kept = done
@@ -370,7 +371,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
 
 
 def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int],
-         sent: Mapping[int, int], note: str = "") -> tuple[str, frozenset[int]] | None:
+         sent: Mapping[int, int], note: str = "", hint: bool = True) -> tuple[str, frozenset[int]] | None:
     """(the HOT block with the doc cut to fit `room` as `measure` counts, the parts it printed), or None when
     it cannot be cut that small. The cut counts characters: where the measure counts more, cut again with the
     difference off."""
@@ -379,7 +380,7 @@ def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, 
     frame = measure(layout.hot(index, cand.path, cand.score, "")) + measure(note)
     room -= measure(layout.hot(index, cand.path, cand.score, ""))
     for _ in range(3):
-        done = view.cut(room, sent) if room > 0 else None
+        done = view.cut(room, sent, hint) if room > 0 else None
         if done is None:
             return None
         text = layout.hot(index, cand.path, cand.score, note + done.text)
