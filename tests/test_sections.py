@@ -213,3 +213,16 @@ def test_no_part_ends_inside_an_indented_code_block():
     for part in parts:
         fences = sum(1 for line in part.text.splitlines() if line.lstrip().startswith("```"))
         assert fences % 2 == 0, part.text[:200]
+
+
+def test_an_opening_that_answers_the_turn_is_shown_whole_not_only_its_start():
+    """A page's opening often says what the page is in its last lines, after a tip box and a warning: when the
+    turn's ranking puts the opening among its parts, the cut shows all of it."""
+    preamble = "::: tip Sample\n" + "[link](https://example.com/a-long-link-target) " * 12 + "\n:::\n\n"
+    body = ("# Test Projects\n\n" + preamble + "Projects run several configurations in one process, for monorepos.\n"
+            + "".join(f"\n## Part {j}\n\n" + "filler words here. " * 60 + "\n" for j in range(6)))
+    asked = sections.cut(body, 4000, {0: 1.0, 3: 0.8}, "p.md", "# Test Projects")
+    assert asked is not None and "for monorepos." in asked.text and "## Part 2" in asked.text  # part 3: the third
+    elsewhere = sections.cut(body, 4000, {3: 1.0}, "p.md", "# Test Projects")
+    assert elsewhere is not None and "for monorepos." not in elsewhere.text  # the opening's start only
+    assert "(6 of 7 sections)" in elsewhere.text  # the rest of the opening is among what is not shown

@@ -126,6 +126,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
         return _compose(opening, rest, kept, path, short, sent, hint)
 
     top = max((relevance[j] for j in new if j in relevance), default=0.0)
+    if short and relevance.get(0, 0.0) > 0 and relevance[0] >= PART_FLOOR * top:
+        # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
+        opening, short = sections[0].text.strip("\n"), False
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
         if j in new and relevance[j] >= PART_FLOOR * top:
             kept.add(j)
