@@ -14,7 +14,7 @@ from . import __version__
 from . import config as config_mod
 from .errors import ConfigDeferred, ConfigError, StateError
 from .records import record, replace
-from .store import index, mkdocs
+from .store import index, mkdocs, observe
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 from .turn import keywords, lexical
 from .turn.words import doc_name
@@ -236,15 +236,26 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     changes = None
     files: dict[str, index.Stat] = {}
     due = False
+    observed = observe.changes(cfg.docs_root) if not trust else None
+    folders = store.get_meta(FOLDERS_KEY) if meta is not None and not trust else None
+    proven = observed is not None and folders is not None and _proven(folders, cfg.docs_root)
+    if proven and not observed:
+        trust = True  # nothing changed since a scan that proves the index current: no scan
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
-        folders = store.get_meta(FOLDERS_KEY) if meta is not None else None
         quick, due = _quick_scan(store, folders, meta["n_docs"]) if meta is not None and folders else (None, False)
+        # An observed folder whose last full scan proves nothing yet has one run in the background now.
+        due = due or (quick is not None and observed is not None and not proven)
+        rotation = quick.sample if quick is not None else ()
+        if quick is not None and observed:  # the docs the OS reported changed are statted too
+            quick = replace(quick, sample=(*rotation, *sorted(p for p in observed if p.endswith(".md"))))
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
                               time.monotonic() + seconds if seconds is not None and not wait else None)
         except index.ScanTimeout:
             # Too many docs to list inside a turn: serve the index as it is; the background indexer lists them.
+            if observed:  # what the OS reported is not read yet: no later turn may trust the folders until then
+                store.put_meta(FOLDERS_KEY, None)
             if meta is None:
                 return IndexView(0, DocSettings(store), 0, due=True, unlisted=True)
             return IndexView(meta["n_docs"], DocSettings(store), meta["version"], due=True, unlisted=True)
@@ -267,7 +278,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}
         if quick is not None and folders is not None:
-            trusted.update(full_at=folders["full_at"], cursor=quick.sample[-1] if quick.sample else "")
+            trusted.update(full_at=folders["full_at"], cursor=rotation[-1] if rotation else "")
         store.put_meta(FOLDERS_KEY, trusted if complete and scan.folders is not None else None)
         if warn is not None:
             for message in (*scan.warnings, *(changes.warnings if changes else ())):
@@ -304,6 +315,17 @@ WAIT_DOCS = 2_000  # changed docs `ctx route` reads before its time budget count
 QUICK_FROM_DOCS = 500  # below this many docs every turn stats every doc (about 3 ms per 500)
 SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place
 FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then everything is scanned again
+OBSERVED_FULL_S = 600.0  # ... and a folder observed without a change this long
+
+
+def _proven(folders: dict[str, Any], root: str) -> bool:
+    """Whether the last full scan proves the index current while its observer reports nothing: it finished
+    after the observer started, less than OBSERVED_FULL_S ago (a folder the OS does not report on, a network
+    mount, is still checked that often), and found no links (where a link points can change unreported)."""
+    started = observe.since(root)
+    full_at = folders.get("full_at", 0.0)
+    return (started is not None and started <= full_at and time.time() - full_at < OBSERVED_FULL_S
+            and not any(links for _, _, links in folders["folders"].values()))
 
 
 def _quick_scan(store: Store, folders: dict[str, Any], n_docs: int) -> tuple[index.Quick | None, bool]:

@@ -5,7 +5,8 @@ SQLite hook is importing and warming up what a turn needs. The first hook turn r
 starts, detached, one server per user and per installed copy of ctx; later turns hand their arguments, working
 folder, environment and payload over a Unix socket and print the server's answer. The server runs each turn
 exactly as the hook would (the same function, the client's environment and folder), one at a time, and exits
-after `IDLE_S` seconds without a turn.
+after `IDLE_S` seconds without a turn. Between turns it starts observing the docs folders it served
+(store/observe.py): a turn whose folder reported no change skips its scan.
 
 Whatever goes wrong on the way (no server, a dead socket, a server that stops mid-turn or answers nonsense),
 the client runs the turn itself: the prompt is never blocked by the server. A server of another copy of ctx
@@ -161,7 +162,7 @@ def serve(idle: float = IDLE_S) -> bool:
     import socket
 
     from ..errors import CtxError
-    from ..store import state
+    from ..store import observe, state
 
     try:  # loaded once here, numpy sums a turn's semantic cosines (turn/semantic.py: similarities)
         import numpy  # noqa: F401
@@ -195,6 +196,7 @@ def serve(idle: float = IDLE_S) -> bool:
             fh.write(str(os.getpid()))
         listener.settimeout(idle)
         state.CLOSE_LATER, state.KEPT = [], {}
+        observe.OBSERVING = {}
         while True:
             try:
                 conn, _ = listener.accept()
@@ -204,8 +206,10 @@ def serve(idle: float = IDLE_S) -> bool:
                 _turn(conn)
             _close_later(state.CLOSE_LATER)
             state.settle_kept()
+            observe.settle()
     finally:
         listener.close()
+        observe.stop_all()
         _close_later([held[2] for held in (state.KEPT or {}).values()])
         for path in (sock_path, pid_path):
             try:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import CtxError, StateError
 from ..store import index
+from ..store.observe import changed_paths, listable
 from ..store.state import WATCH_LOCK
 from ..workspace import Workspace, open_workspace, refresh
 
@@ -58,20 +59,11 @@ class _Handler:
     def relevant(self, path: str) -> bool:
         if path == self.config_path:
             return True
-        rel = os.path.relpath(path, self.root)
-        if rel.startswith(".."):
-            return False
-        *folders, name = rel.split(os.sep)
-        if any(f.startswith(".") for f in folders):
-            return False
-        return name in index.IGNORE_FILES or not name.startswith(".")
+        return listable(self.root, path)
 
     def dispatch(self, event: Any) -> None:
-        if event.event_type in ("opened", "closed_no_write"):
-            return  # reads, not changes
-        for raw in (event.src_path, getattr(event, "dest_path", "")):
-            path = os.path.abspath(os.fsdecode(raw)) if raw else ""
-            if path and self.relevant(path):
+        for path in changed_paths(event):
+            if self.relevant(path):
                 self.pending.put(path)
 
 

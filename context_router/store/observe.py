@@ -1,0 +1,140 @@
+"""What changed under a docs folder since a turn last looked, as the OS reports it: for a resident process.
+
+A turn that nothing watches scans the docs folder to find what changed (every doc's stat below
+QUICK_FROM_DOCS, else the folders and a sample of docs: 1-4 ms at 10,000-100,000 docs). The resident server
+(`ctx serve`) observes the folders of the docs it serves (watchdog, started between two turns), so a turn
+whose folder reported nothing since the last one skips the scan, and one whose folder did stats the docs it
+named. Nothing here is used unless `OBSERVING` is set (the server sets it); an observer that cannot start (no
+inotify, its watch limit reached) leaves that folder's turns scanning as before.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from .index import IGNORE_FILES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+OBSERVED_ROOTS = 4  # docs folders observed at once, the most recently served kept
+MAX_CHANGED = 1000  # changed paths remembered between two turns; past this, the next turn scans everything
+
+OBSERVING: dict[str, Observed] | None = None  # root -> its observer, in this process; None: observe nothing
+WANTED: list[str] = []  # roots turns asked about that are not observed yet: settle() starts them
+REFUSED: set[str] = set()  # roots the OS would not observe: not tried again
+
+
+def listable(root: str, path: str) -> bool:
+    """Whether `path` lies inside `root` where a scan could list it: not in a hidden folder (the state's own
+    `.ctx`, `.git`), not a hidden file other than an ignore file."""
+    rel = os.path.relpath(path, root)
+    if rel == "." or rel.startswith(".."):
+        return False
+    *folders, name = rel.split(os.sep)
+    if any(f.startswith(".") for f in folders):
+        return False
+    return name in IGNORE_FILES or not name.startswith(".")
+
+
+def changed_paths(event: Any) -> list[str]:
+    """The absolute paths a watchdog event says changed (a move: both); none for a read."""
+    if event.event_type in ("opened", "closed_no_write"):
+        return []
+    return [os.path.abspath(os.fsdecode(raw)) for raw in (event.src_path, getattr(event, "dest_path", "")) if raw]
+
+
+class Observed:
+    """One docs folder's observer: the paths that changed under it since the last take()."""
+
+    def __init__(self, root: str):
+        self.root = os.path.realpath(root)  # the OS reports paths under the folder it resolved
+        self.since = time.time()  # changes after this are reported; a scan from before it proves nothing
+        self._lock = threading.Lock()
+        self._changed: set[str] | None = set()  # relative paths; None: too many to name
+        self._observer: Any = None
+
+    def dispatch(self, event: Any) -> None:
+        """watchdog's callback, on its thread."""
+        for path in changed_paths(event):
+            if listable(self.root, path):
+                with self._lock:
+                    if self._changed is not None:
+                        self._changed.add(os.path.relpath(path, self.root).replace(os.sep, "/"))
+                        if len(self._changed) > MAX_CHANGED:
+                            self._changed = None
+
+    def take(self) -> frozenset[str] | None:
+        """The paths changed since the last take (and forget them); None: more than MAX_CHANGED."""
+        with self._lock:
+            changed, self._changed = self._changed, set()
+        return frozenset(changed) if changed is not None else None
+
+    def start(self) -> bool:
+        """Observe the folder; False when the OS will not (no watchdog, no inotify, its limit reached)."""
+        try:
+            from watchdog.observers import Observer
+
+            observer: Any = Observer()
+            observer.schedule(self, self.root, recursive=True)
+            observer.start()
+        except Exception:  # noqa: BLE001 - any failure to observe leaves the folder's turns scanning
+            return False
+        self._observer = observer
+        return True
+
+    def stop(self) -> None:
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+            self._observer = None
+
+
+def changes(root: str) -> frozenset[str] | None:
+    """What changed under `root` since the last call, as its observer in this process saw it: the changed paths
+    (none: nothing changed), or None when nothing observes it (or too much changed to name): scan everything."""
+    if OBSERVING is None:
+        return None
+    observed = OBSERVING.get(root)
+    if observed is None:
+        if root not in WANTED and root not in REFUSED:
+            WANTED.append(root)
+        return None
+    OBSERVING[root] = OBSERVING.pop(root)  # the most recently served last
+    return observed.take()
+
+
+def since(root: str) -> float | None:
+    """When `root`'s observer started: a scan must have finished after it for a quiet folder to prove the index
+    current. None when nothing observes it."""
+    observed = OBSERVING.get(root) if OBSERVING is not None else None
+    return observed.since if observed is not None else None
+
+
+def settle() -> None:
+    """Between two turns: observe the folders turns asked about (the last OBSERVED_ROOTS; the oldest stopped)."""
+    if OBSERVING is None:
+        return
+    while WANTED:
+        root = WANTED.pop(0)
+        if root in OBSERVING or not os.path.isdir(root):
+            continue
+        observed = Observed(root)
+        if not observed.start():
+            REFUSED.add(root)
+            continue
+        OBSERVING[root] = observed
+        while len(OBSERVING) > OBSERVED_ROOTS:
+            OBSERVING.pop(next(iter(OBSERVING))).stop()
+
+
+def stop_all() -> None:
+    global OBSERVING
+    for observed in (OBSERVING or {}).values():
+        observed.stop()
+    OBSERVING = None
+    WANTED.clear()
+    REFUSED.clear()

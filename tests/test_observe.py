@@ -1,0 +1,199 @@
+"""Observed docs folders (the resident server): a turn whose folder reported no change since a scan that proves
+the index current skips its scan; one whose folder reported changes reads them; anything the observer cannot
+vouch for is scanned as before."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from context_router import workspace
+from context_router.router import TurnRequest, route
+from context_router.store import index, observe
+
+from .conftest import write_docs
+from .test_quickscan import N, age_folders, big  # noqa: F401 - the fixture
+
+
+def event(path: Path, kind: str = "modified", dest: Path | None = None) -> SimpleNamespace:
+    return SimpleNamespace(event_type=kind, src_path=str(path), dest_path=str(dest) if dest else "")
+
+
+@pytest.fixture
+def observing(monkeypatch):
+    """This process observes as the server does; its observers are stopped after the test."""
+    monkeypatch.setattr(observe, "OBSERVING", {})
+    monkeypatch.setattr(observe, "WANTED", [])
+    monkeypatch.setattr(observe, "REFUSED", set())
+    yield
+    observe.stop_all()
+
+
+@pytest.fixture
+def scans(monkeypatch) -> list[str]:
+    """The roots of the scans turns run."""
+    seen: list[str] = []
+    real = index.scan
+
+    def counted(root, *args, **kwargs):
+        seen.append(root)
+        return real(root, *args, **kwargs)
+
+    monkeypatch.setattr(index, "scan", counted)
+    return seen
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    write_docs(tmp_path / "docs", {"guide/kiwi.md": "# Kiwi\n\nkiwi fruit notes\n", "ref/fig.md": "# Fig\n\nfigs\n"})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
+    return cfg
+
+
+def observer_of(cfg: Path) -> observe.Observed:
+    return observe.OBSERVING[str(cfg.parent / "docs")]
+
+
+def test_the_observer_names_what_a_scan_could_list(tmp_path):
+    seen = observe.Observed(str(tmp_path))
+    seen.dispatch(event(tmp_path / "a" / "x.md"))
+    seen.dispatch(event(tmp_path / "b.md", "moved", tmp_path / "c" / "b.md"))
+    seen.dispatch(event(tmp_path / ".ctx" / "state.db"))  # the state's own folder
+    seen.dispatch(event(tmp_path / ".swp"))
+    seen.dispatch(event(tmp_path / ".ctxignore"))
+    seen.dispatch(event(tmp_path / "a" / "x.md", "opened"))  # a read
+    seen.dispatch(event(tmp_path.parent / "elsewhere.md"))
+    assert seen.take() == {"a/x.md", "b.md", "c/b.md", ".ctxignore"}
+    assert seen.take() == frozenset()  # taken once
+
+
+def test_too_many_changes_are_not_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(observe, "MAX_CHANGED", 3)
+    seen = observe.Observed(str(tmp_path))
+    for i in range(5):
+        seen.dispatch(event(tmp_path / f"d{i}.md"))
+    assert seen.take() is None  # the next turn scans everything
+    assert seen.take() == frozenset()
+
+
+def test_a_quiet_observed_folder_is_not_scanned(small, scans, observing):
+    route(TurnRequest("kiwi"), str(small))  # nothing observes the folder yet: scanned, and asked for
+    observe.settle()
+    assert len(scans) == 1 and len(observe.OBSERVING) == 1
+    route(TurnRequest("kiwi"), str(small))  # the last full scan is older than the observer: scanned
+    assert len(scans) == 2
+    res = route(TurnRequest("kiwi"), str(small))
+    assert len(scans) == 2  # no change since a full scan that followed the observer: no scan
+    assert "HOT] guide/kiwi.md" in res.text
+
+
+def test_a_reported_edit_is_read_on_the_next_turn(small, scans, observing):
+    for _ in range(2):
+        route(TurnRequest("kiwi"), str(small))
+        observe.settle()
+    doc = small.parent / "docs" / "ref" / "fig.md"
+    doc.write_text("# Quokkas\n\nfigs, now about quokkas\n")
+    observer_of(small).dispatch(event(doc))  # what the OS reports (the real observer may report it first)
+    before = len(scans)
+    assert "HOT] ref/fig.md" in route(TurnRequest("quokkas"), str(small)).text
+    assert len(scans) == before + 1
+
+
+def test_the_os_reports_an_edit_in_place(small, observing):
+    route(TurnRequest("kiwi"), str(small))
+    observe.settle()
+    seen = observer_of(small)
+    if seen._observer is None:
+        pytest.skip("this system does not report file changes")
+    doc = small.parent / "docs" / "guide" / "kiwi.md"
+    doc.write_text("# Kiwi\n\nkiwi, and now wombats\n")
+    changed: set[str] = set()
+    end = time.monotonic() + 10  # waits for the event, never for a time the test measures
+    while "guide/kiwi.md" not in changed and time.monotonic() < end:
+        changed |= seen.take() or set()
+        time.sleep(0.02)
+    assert "guide/kiwi.md" in changed
+
+
+def test_an_old_full_scan_is_done_again(small, scans, observing, monkeypatch):
+    for _ in range(3):
+        route(TurnRequest("kiwi"), str(small))
+        observe.settle()
+    assert len(scans) == 2
+    later = time.time() + workspace.OBSERVED_FULL_S + 1
+    monkeypatch.setattr(workspace.time, "time", lambda: later)  # the clock, injected
+    route(TurnRequest("kiwi"), str(small))
+    assert len(scans) == 3  # a folder the OS may not report on (a network mount) is still checked
+
+
+def test_a_folder_with_links_is_always_scanned(tmp_path, scans, observing):
+    write_docs(tmp_path / "docs", {"real/kiwi.md": "# Kiwi\n\nkiwi\n"})
+    os.symlink(tmp_path / "docs" / "real", tmp_path / "docs" / "alias")
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
+    for _ in range(4):
+        route(TurnRequest("kiwi"), str(cfg))
+        observe.settle()
+    assert len(scans) == 4  # where a link points can change without a report
+
+
+def test_a_folder_the_os_will_not_observe_is_scanned_and_not_tried_again(small, scans, observing, monkeypatch):
+    tries: list[str] = []
+
+    def refuse(self):
+        tries.append(self.root)
+        return False
+
+    monkeypatch.setattr(observe.Observed, "start", refuse)
+    for _ in range(3):
+        route(TurnRequest("kiwi"), str(small))
+        observe.settle()
+    assert len(scans) == 3 and len(tries) == 1 and observe.OBSERVING == {}
+
+
+def test_only_the_last_folders_are_observed(tmp_path, observing, monkeypatch):
+    monkeypatch.setattr(observe, "OBSERVED_ROOTS", 2)
+    stopped: list[str] = []
+    monkeypatch.setattr(observe.Observed, "start", lambda self: True)
+    monkeypatch.setattr(observe.Observed, "stop", lambda self: stopped.append(self.root))
+    roots = []
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+        roots.append(str(tmp_path / name))
+        assert observe.changes(roots[-1]) is None  # not observed yet: asked for
+        observe.settle()
+    assert list(observe.OBSERVING) == roots[1:]
+    assert stopped == [os.path.realpath(roots[0])]
+
+
+def test_nothing_is_observed_outside_the_server(small, scans):
+    assert observe.OBSERVING is None
+    for _ in range(3):
+        route(TurnRequest("kiwi"), str(small))
+        observe.settle()
+    assert len(scans) == 3
+
+
+def test_a_big_observed_folder_has_its_full_scan_run_in_the_background(big, scans, observing, monkeypatch):  # noqa: F811
+    started: list[str] = []
+    monkeypatch.setattr("context_router.store.background.start", lambda *a, **k: started.append("full"))
+    route(TurnRequest("doc 0001"), str(big))
+    assert started == []  # not observed: the full scan of a minute ago stands
+    observe.settle()
+    route(TurnRequest("doc 0001"), str(big))  # observed, but the last full scan is older than the observer
+    assert started  # a full scan is due now, not in a minute
+
+
+def test_a_reported_edit_in_a_big_folder_is_statted(big, observing, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(workspace, "SAMPLE_DOCS", 0)  # no rotating sample: only the report finds the edit
+    route(TurnRequest("warm"), str(big))
+    observe.settle()
+    doc = big.parent / "docs" / "g4" / "d0004.md"
+    doc.write_text("# Narwhals\n\nbody 4, now about narwhals\n")
+    observer_of(big).dispatch(event(doc))
+    assert "g4/d0004.md" in route(TurnRequest("narwhals"), str(big)).text
