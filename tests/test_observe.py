@@ -197,3 +197,13 @@ def test_a_reported_edit_in_a_big_folder_is_statted(big, observing, monkeypatch)
     doc.write_text("# Narwhals\n\nbody 4, now about narwhals\n")
     observer_of(big).dispatch(event(doc))
     assert "g4/d0004.md" in route(TurnRequest("narwhals"), str(big)).text
+
+
+def test_a_folder_of_too_many_folders_is_not_observed(tmp_path, monkeypatch):
+    monkeypatch.setattr(observe, "MAX_FOLDERS", 3)
+    for i in range(3):
+        (tmp_path / f"f{i}").mkdir()
+    assert not observe._folders_over(str(tmp_path), 3)
+    (tmp_path / ".git" / "objects").mkdir(parents=True)  # hidden folders count: the OS would watch them
+    assert observe._folders_over(str(tmp_path), 3)
+    assert observe.Observed(str(tmp_path)).start() is False

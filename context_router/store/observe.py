@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 OBSERVED_ROOTS = 4  # docs folders observed at once, the most recently served kept
+MAX_FOLDERS = 2000  # a folder with more (a project's root over its node_modules and .git) is not observed:
+# the OS watches each folder, and a user's limit may be 8,192 watches for every program (an editor's too)
 MAX_CHANGED = 1000  # changed paths remembered between two turns; past this, the next turn scans everything
 
 OBSERVING: dict[str, Observed] | None = None  # root -> its observer, in this process; None: observe nothing
@@ -74,14 +76,20 @@ class Observed:
         return frozenset(changed) if changed is not None else None
 
     def start(self) -> bool:
-        """Observe the folder; False when the OS will not (no watchdog, no inotify, its limit reached)."""
+        """Observe the folder; False when it has more than MAX_FOLDERS folders, or the OS will not (no
+        watchdog, no inotify, its limit reached)."""
+        if _folders_over(self.root, MAX_FOLDERS):
+            return False
+        observer: Any = None
         try:
             from watchdog.observers import Observer
 
-            observer: Any = Observer()
+            observer = Observer()
             observer.schedule(self, self.root, recursive=True)
             observer.start()
         except Exception:  # noqa: BLE001 - any failure to observe leaves the folder's turns scanning
+            if observer is not None and observer.is_alive():
+                observer.stop()
             return False
         self._observer = observer
         return True
@@ -91,6 +99,17 @@ class Observed:
             self._observer.stop()
             self._observer.join(timeout=5)
             self._observer = None
+
+
+def _folders_over(root: str, limit: int) -> bool:
+    """Whether `root` holds more than `limit` folders, hidden and ignored ones included (an observer watches
+    each): counted until the limit, no further."""
+    count = 0
+    for _, dirs, _ in os.walk(root):
+        count += len(dirs)
+        if count > limit:
+            return True
+    return False
 
 
 def changes(root: str) -> frozenset[str] | None:
