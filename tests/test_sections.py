@@ -226,3 +226,17 @@ def test_an_opening_that_answers_the_turn_is_shown_whole_not_only_its_start():
     elsewhere = sections.cut(body, 4000, {3: 1.0}, "p.md", "# Test Projects")
     assert elsewhere is not None and "for monorepos." not in elsewhere.text  # the opening's start only
     assert "(6 of 7 sections)" in elsewhere.text  # the rest of the opening is among what is not shown
+
+
+def test_a_section_shown_in_part_is_not_named_as_not_shown():
+    """Its `(part)` heading says what it is; the line names the sections the model has not seen at all, and
+    the partly shown ones only when nothing else is left out."""
+    para = "word " * 150 + "\n\n"
+    body = "# T\n\nintro\n\n## Big\n\n" + para * 6 + "## Other\n\n" + para * 2
+    parts = sections.split(body)
+    second = next(j for j, s in enumerate(parts) if s.title == "Big" and s.part == 1)
+    done = sections.cut(body, 2500, {second: 1.0}, "t.md", "# T")
+    assert done is not None and "## Big (part)" in done.text
+    assert "[cut; not shown: Other (1 of 2 sections)" in done.text
+    only = sections.cut("# T\n\nintro\n\n## Big\n\n" + para * 6, 2500, {second: 1.0}, "t.md", "# T")
+    assert only is not None and "[cut; not shown: Big (1 of 1 sections)" in only.text

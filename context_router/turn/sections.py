@@ -192,6 +192,9 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
             name = section.title or REST_OF_OPENING
             if name not in skipped:
                 skipped.append(name)
+    # A section shown in part (its heading says so) is not named as not shown, unless only such are left out.
+    shown = {rest[j - 1].title or REST_OF_OPENING for j in kept if j <= len(rest)}
+    skipped = [name for name in skipped if name not in shown] or skipped
     if sent:
         names = list(dict.fromkeys(rest[j - 1].title or "the opening" if j else "the opening" for j in sorted(sent)
                                    if j <= len(rest)))
