@@ -324,3 +324,28 @@ def test_where_there_is_no_socket_to_be_had_the_hook_runs_the_turn_itself(monkey
 
     monkeypatch.setattr(serve, "folder", unusable)
     assert serve.served(["claude"], b"{}") is None
+
+
+def test_a_served_turn_sees_an_edit_in_place_and_a_new_doc(tmp_path, monkeypatch):
+    """The server observes the docs folder and stops scanning it while nothing changes: a change is never
+    lost for it."""
+    proj = _project(tmp_path)
+    on = _env(tmp_path, True)
+    sock, pid_path, _ = _paths(on, monkeypatch)
+    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: os.path.exists(sock), "the server")
+        for _ in range(3):  # observed, then proven by a full scan: these turns trust the index
+            assert _hook(proj, on, "harbor", "s").returncode == 0
+        (proj / "docs" / "modules" / "billing.md").write_text("# Billing\n\nWalrus tusks are invoiced here.\n")
+        (proj / "docs" / "systems" / "lighthouse.md").write_text("# Lighthouse\n\nThe narwhal beacon.\n")
+
+        def shown(prompt: str, path: str) -> bool:
+            return path in _hook(proj, on, prompt, "s").stdout.decode()
+
+        _wait(lambda: shown("walrus tusks", "modules/billing.md"), "the edit in a served turn")
+        _wait(lambda: shown("narwhal beacon", "systems/lighthouse.md"), "the new doc in a served turn")
+    finally:
+        server.terminate()
+        server.wait(timeout=WAIT_S)
