@@ -2,10 +2,10 @@
 
 A turn that nothing watches scans the docs folder to find what changed (every doc's stat below
 QUICK_FROM_DOCS, else the folders and a sample of docs: 1-4 ms at 10,000-100,000 docs). The resident server
-(`ctx serve`) observes the folders of the docs it serves (watchdog, started between two turns), so a turn
-whose folder reported nothing since the last one skips the scan, and one whose folder did stats the docs it
-named. Nothing here is used unless `OBSERVING` is set (the server sets it); an observer that cannot start (no
-inotify, its watch limit reached) leaves that folder's turns scanning as before.
+(`ctx serve`) observes the folders of the docs it serves (watchdog's inotify, started between two turns), so
+a turn whose folder reported nothing since the last one skips the scan, and one whose folder did stats the
+docs it named. Nothing here is used unless `OBSERVING` is set (the server sets it); an observer that cannot
+start (no inotify, its watch limit reached) leaves that folder's turns scanning as before.
 """
 
 from __future__ import annotations
@@ -77,14 +77,16 @@ class Observed:
 
     def start(self) -> bool:
         """Observe the folder; False when it has more than MAX_FOLDERS folders, or the OS will not (no
-        watchdog, no inotify, its limit reached)."""
+        inotify, its limit reached)."""
         if _folders_over(self.root, MAX_FOLDERS):
             return False
         observer: Any = None
         try:
-            from watchdog.observers import Observer
+            # inotify only (Linux): a report per folder, promptly. kqueue (BSD, macOS without FSEvents) opens a
+            # file per doc; others report late or not at all: their folders are scanned as before.
+            from watchdog.observers.inotify import InotifyObserver
 
-            observer = Observer()
+            observer = InotifyObserver()
             observer.schedule(self, self.root, recursive=True)
             observer.start()
         except Exception:  # noqa: BLE001 - any failure to observe leaves the folder's turns scanning
