@@ -60,6 +60,7 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
         known = store.get_meta("ignore_answers")
         cached = cached_listing(ws)
         config_moved = reconfigured(ws)
+    started = time.time()  # what changed after this, an observer reports (store/observe.py)
     scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None)
     todo = [p for p, st in scan.files.items() if cached.get(p) != st]
     removed = tuple(p for p in cached if p not in scan.files)
@@ -86,7 +87,7 @@ def absorb(ws: Workspace, progress: Callable[[int, int], None] | None = None,
             progress(min(len(todo), start + batch), len(todo))
     with store.transaction():
         # The folders as this scan saw them: turns list only the ones that change from now on, for a minute.
-        store.put_meta(FOLDERS_KEY, {"folders": scan.folders, "full_at": time.time(), "cursor": 0})
+        store.put_meta(FOLDERS_KEY, {"folders": scan.folders, "full_at": started, "cursor": 0})
         store.put_meta(PENDING_KEY, 0)
     if warn is not None:
         for message in scan.warnings:

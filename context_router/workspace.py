@@ -249,6 +249,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         rotation = quick.sample if quick is not None else ()
         if quick is not None and observed:  # the docs the OS reported changed are statted too
             quick = replace(quick, sample=(*rotation, *sorted(p for p in observed if p.endswith(".md"))))
+        started = time.time()  # what changed after this, an observer reports (store/observe.py)
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,
                               time.monotonic() + seconds if seconds is not None and not wait else None)
@@ -276,7 +277,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
                                  WAIT_DOCS if wait else 0)
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
-        trusted = {"folders": scan.folders, "full_at": time.time(), "cursor": ""}
+        trusted = {"folders": scan.folders, "full_at": started, "cursor": ""}
         if quick is not None and folders is not None:
             trusted.update(full_at=folders["full_at"], cursor=rotation[-1] if rotation else "")
         store.put_meta(FOLDERS_KEY, trusted if complete and scan.folders is not None else None)
@@ -319,9 +320,10 @@ OBSERVED_FULL_S = 600.0  # ... and a folder observed without a change this long
 
 
 def _proven(folders: dict[str, Any], root: str) -> bool:
-    """Whether the last full scan proves the index current while its observer reports nothing: it finished
-    after the observer started, less than OBSERVED_FULL_S ago (a folder the OS does not report on, a network
-    mount, is still checked that often), and found no links (where a link points can change unreported)."""
+    """Whether the last full scan proves the index current while its observer reports nothing: it started
+    after the observer did (or last forgot what it saw), less than OBSERVED_FULL_S ago (a folder the OS does
+    not report on, a network mount, is still checked that often), and found no links (where a link points can
+    change unreported)."""
     started = observe.since(root)
     full_at = folders.get("full_at", 0.0)
     return (started is not None and started <= full_at and time.time() - full_at < OBSERVED_FULL_S

@@ -14,6 +14,7 @@ import pytest
 from context_router import workspace
 from context_router.router import TurnRequest, route
 from context_router.store import index, observe
+from context_router.workspace import with_workspace
 
 from .conftest import write_docs
 from .test_quickscan import N, age_folders, big  # noqa: F401 - the fixture
@@ -72,13 +73,16 @@ def test_the_observer_names_what_a_scan_could_list(tmp_path):
     assert seen.take() == frozenset()  # taken once
 
 
-def test_too_many_changes_are_not_named(tmp_path, monkeypatch):
+def test_too_many_changes_are_forgotten_and_the_observer_starts_again(tmp_path, monkeypatch):
     monkeypatch.setattr(observe, "MAX_CHANGED", 3)
     seen = observe.Observed(str(tmp_path))
+    before = seen.since
+    later = before + 100
+    monkeypatch.setattr(observe.time, "time", lambda: later)  # the clock, injected
     for i in range(5):
         seen.dispatch(event(tmp_path / f"d{i}.md"))
-    assert seen.take() is None  # the next turn scans everything
-    assert seen.take() == frozenset()
+    assert seen.since == later  # only a full scan from now on proves the index current
+    assert seen.take() == {"d4.md"}
 
 
 def test_a_quiet_observed_folder_is_not_scanned(small, scans, observing):
@@ -207,3 +211,22 @@ def test_a_folder_of_too_many_folders_is_not_observed(tmp_path, monkeypatch):
     (tmp_path / ".git" / "objects").mkdir(parents=True)  # hidden folders count: the OS would watch them
     assert observe._folders_over(str(tmp_path), 3)
     assert observe.Observed(str(tmp_path)).start() is False
+
+
+def test_a_full_scan_counts_from_when_it_started(small, monkeypatch):
+    """A doc changed while a scan runs may be missed by it: the scan vouches for the docs as they were when it
+    started, so an observer that started meanwhile is not taken as covered by it."""
+    ticks = iter(range(1_000_000, 2_000_000))
+    monkeypatch.setattr(workspace.time, "time", lambda: float(next(ticks)))  # the clock, injected: each read later
+    during: list[float] = []
+    real = index.scan
+
+    def scan(*args, **kwargs):
+        out = real(*args, **kwargs)
+        during.append(workspace.time.time())  # the scan has listed the folder by now
+        return out
+
+    monkeypatch.setattr(index, "scan", scan)
+    route(TurnRequest("kiwi"), str(small))
+    full_at = with_workspace(lambda ws: ws.store.get_meta(workspace.FOLDERS_KEY), str(small))["full_at"]
+    assert full_at < during[-1]

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 OBSERVED_ROOTS = 4  # docs folders observed at once, the most recently served kept
 MAX_FOLDERS = 2000  # a folder with more (a project's root over its node_modules and .git) is not observed:
 # the OS watches each folder, and a user's limit may be 8,192 watches for every program (an editor's too)
-MAX_CHANGED = 1000  # changed paths remembered between two turns; past this, the next turn scans everything
+MAX_CHANGED = 1000  # changed paths remembered between two turns; past this the observer forgets them and
+# starts again (`since`): only a full scan after that proves the index current
 
 OBSERVING: dict[str, Observed] | None = None  # root -> its observer, in this process; None: observe nothing
 WANTED: list[str] = []  # roots turns asked about that are not observed yet: settle() starts them
@@ -54,9 +55,9 @@ class Observed:
 
     def __init__(self, root: str):
         self.root = os.path.realpath(root)  # the OS reports paths under the folder it resolved
-        self.since = time.time()  # changes after this are reported; a scan from before it proves nothing
+        self.since = time.time()  # changes after this are reported; a scan started before it proves nothing
         self._lock = threading.Lock()
-        self._changed: set[str] | None = set()  # relative paths; None: too many to name
+        self._changed: set[str] = set()  # relative paths
         self._observer: Any = None
 
     def dispatch(self, event: Any) -> None:
@@ -64,16 +65,16 @@ class Observed:
         for path in changed_paths(event):
             if listable(self.root, path):
                 with self._lock:
-                    if self._changed is not None:
-                        self._changed.add(os.path.relpath(path, self.root).replace(os.sep, "/"))
-                        if len(self._changed) > MAX_CHANGED:
-                            self._changed = None
+                    self._changed.add(os.path.relpath(path, self.root).replace(os.sep, "/"))
+                    if len(self._changed) > MAX_CHANGED:
+                        self._changed = set()
+                        self.since = time.time()
 
-    def take(self) -> frozenset[str] | None:
-        """The paths changed since the last take (and forget them); None: more than MAX_CHANGED."""
+    def take(self) -> frozenset[str]:
+        """The paths changed since the last take (and forget them)."""
         with self._lock:
             changed, self._changed = self._changed, set()
-        return frozenset(changed) if changed is not None else None
+        return frozenset(changed)
 
     def start(self) -> bool:
         """Observe the folder; False when it has more than MAX_FOLDERS folders, or the OS will not (no
@@ -116,7 +117,7 @@ def _folders_over(root: str, limit: int) -> bool:
 
 def changes(root: str) -> frozenset[str] | None:
     """What changed under `root` since the last call, as its observer in this process saw it: the changed paths
-    (none: nothing changed), or None when nothing observes it (or too much changed to name): scan everything."""
+    (none: nothing changed, or too much to name: see `since`), or None when nothing observes it."""
     if OBSERVING is None:
         return None
     observed = OBSERVING.get(root)
@@ -129,8 +130,8 @@ def changes(root: str) -> frozenset[str] | None:
 
 
 def since(root: str) -> float | None:
-    """When `root`'s observer started: a scan must have finished after it for a quiet folder to prove the index
-    current. None when nothing observes it."""
+    """Since when `root`'s observer reports every change: a full scan must have started after it for a quiet
+    folder to prove the index current. None when nothing observes it."""
     observed = OBSERVING.get(root) if OBSERVING is not None else None
     return observed.since if observed is not None else None
 
