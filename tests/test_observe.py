@@ -230,3 +230,17 @@ def test_a_full_scan_counts_from_when_it_started(small, monkeypatch):
     route(TurnRequest("kiwi"), str(small))
     full_at = with_workspace(lambda ws: ws.store.get_meta(workspace.FOLDERS_KEY), str(small))["full_at"]
     assert full_at < during[-1]
+
+
+def test_a_replaced_docs_folder_is_scanned_and_observed_afresh(small, scans, observing):
+    for _ in range(3):
+        route(TurnRequest("kiwi"), str(small))
+        observe.settle()
+    assert len(scans) == 2
+    docs = small.parent / "docs"
+    os.rename(docs, small.parent / "old")  # a checkout that swaps the folder: the observer watched the old one
+    write_docs(docs, {"guide/kiwi.md": "# Kiwi\n\nkiwi fruit notes\n", "ref/lime.md": "# Lime\n\nlimes\n"})
+    assert "HOT] ref/lime.md" in route(TurnRequest("lime"), str(small)).text
+    assert len(scans) == 3
+    observe.settle()
+    assert observer_of(small).folder == observe._identity(str(docs))

@@ -59,6 +59,7 @@ class Observed:
         self._lock = threading.Lock()
         self._changed: set[str] = set()  # relative paths
         self._observer: Any = None
+        self.folder = _identity(root)  # the folder observed: a path that now names another is observed afresh
 
     def dispatch(self, event: Any) -> None:
         """watchdog's callback, on its thread."""
@@ -115,12 +116,26 @@ def _folders_over(root: str, limit: int) -> bool:
     return False
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the folder at `path`, following links; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def changes(root: str) -> frozenset[str] | None:
     """What changed under `root` since the last call, as its observer in this process saw it: the changed paths
     (none: nothing changed, or too much to name: see `since`), or None when nothing observes it."""
     if OBSERVING is None:
         return None
     observed = OBSERVING.get(root)
+    if observed is not None and (observed.folder is None or _identity(root) != observed.folder):
+        # The folder was removed or replaced (a checkout, a link pointed elsewhere): its observer watches
+        # what is gone. Scanned as unobserved, and observed afresh.
+        OBSERVING.pop(root).stop()
+        observed = None
     if observed is None:
         if root not in WANTED and root not in REFUSED:
             WANTED.append(root)
