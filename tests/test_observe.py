@@ -244,3 +244,21 @@ def test_a_replaced_docs_folder_is_scanned_and_observed_afresh(small, scans, obs
     assert len(scans) == 3
     observe.settle()
     assert observer_of(small).folder == observe._identity(str(docs))
+
+
+@pytest.mark.parametrize(("fstype", "local"), [("ext4", True), ("overlay", True), ("nfs4", False),
+                                               ("9p", False), ("fuse.sshfs", False), ("cifs", False)])
+def test_only_a_local_file_system_is_observed(tmp_path, fstype, local):
+    """A change made on the other side of a network mount, a WSL Windows drive or a VM's shared folder is
+    never reported: such a folder is scanned every turn as before."""
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"/dev/vda / ext4 rw 0 0\nsrv:/docs /mnt/team\\040docs {fstype} rw 0 0\n")
+    assert observe._local("/mnt/team docs/guide", str(mounts)) is local
+    assert observe._local("/home/me/docs", str(mounts)) is True  # the root file system's
+    assert observe._local("/mnt/team", str(tmp_path / "none")) is False  # no mount table: not observed
+
+
+def test_a_mount_point_of_any_name_is_found(tmp_path):
+    mounts = tmp_path / "mounts"
+    mounts.write_text("/dev/vda / ext4 rw 0 0\nsrv:/d /mnt/équipe數\\011x\\134y nfs rw 0 0\n", encoding="utf-8")
+    assert observe._local("/mnt/équipe數\tx\\y/docs", str(mounts)) is False

@@ -78,9 +78,9 @@ class Observed:
         return frozenset(changed)
 
     def start(self) -> bool:
-        """Observe the folder; False when it has more than MAX_FOLDERS folders, or the OS will not (no
-        inotify, its limit reached)."""
-        if _folders_over(self.root, MAX_FOLDERS):
+        """Observe the folder; False when it is not on a local file system, has more than MAX_FOLDERS
+        folders, or the OS will not (no inotify, its limit reached)."""
+        if not _local(self.root) or _folders_over(self.root, MAX_FOLDERS):
             return False
         observer: Any = None
         try:
@@ -103,6 +103,32 @@ class Observed:
             self._observer.stop()
             self._observer.join(timeout=5)
             self._observer = None
+
+
+# File systems whose every change this machine's kernel makes, so inotify reports it. Not a network or FUSE
+# mount, nor WSL's view of Windows drives (9p, drvfs), nor a VM's shared folder: a change made on the other
+# side is never reported there, and their folders are scanned every turn as before.
+LOCAL_FS = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "bcachefs", "f2fs", "jfs", "reiserfs", "zfs",
+                      "tmpfs", "ramfs", "overlay"})
+MOUNTS = "/proc/self/mounts"
+
+
+def _local(root: str, mounts: str = MOUNTS) -> bool:
+    """Whether `root` (a real path) lies on a file system of LOCAL_FS, by the mount that holds it."""
+    try:
+        with open(mounts, encoding="utf-8", errors="replace") as fh:
+            table = [line.split()[1:3] for line in fh if len(line.split()) > 2]
+    except OSError:
+        return False
+    best, kind = "", ""
+    for point, fstype in table:
+        # Spaces and the like in a mount point are octal escapes: the kernel writes these four.
+        for escaped, char in (("\\040", " "), ("\\011", "\t"), ("\\012", "\n"), ("\\134", "\\")):
+            point = point.replace(escaped, char)
+        inside = root == point or root.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            best, kind = point, fstype
+    return kind in LOCAL_FS
 
 
 def _folders_over(root: str, limit: int) -> bool:
