@@ -96,6 +96,7 @@ class Observed:
                 observer.stop()
             return False
         self._observer = observer
+        self.since = time.time()  # the watches are in place: from now on, every change is reported
         return True
 
     def stop(self) -> None:
