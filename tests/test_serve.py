@@ -43,6 +43,12 @@ def _hook(proj: Path, env: dict[str, str], prompt: str, session: str) -> subproc
                           env=env, capture_output=True, timeout=WAIT_S)
 
 
+def _server(cwd: Path, env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
+    """`ctx serve ARGS` started by hand, its output dropped; the test stops it by its pid."""
+    return subprocess.Popen([sys.executable, "-m", "context_router", "serve", *args], cwd=cwd, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def _wait(predicate, what: str) -> None:
     end = time.monotonic() + WAIT_S
     while not predicate():
@@ -102,8 +108,7 @@ def test_served_and_unserved_sessions_print_the_same_turns(tmp_path, monkeypatch
     proj = _project(tmp_path)
     on, off = _env(tmp_path, True), _env(tmp_path, False)
     sock, pid_path, _ = _paths(on, monkeypatch)
-    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = _server(tmp_path, on)
     try:
         _wait(lambda: os.path.exists(sock), "the server")
         for prompt in ["harbor", "how are refunds issued?", "ok", "the ingest host"]:
@@ -181,8 +186,7 @@ def test_a_bad_request_does_not_end_the_server_and_it_exits_when_idle(tmp_path, 
 def test_a_second_server_of_the_same_copy_does_not_start_and_stop_names_what_it_stopped(tmp_path, monkeypatch):
     on = _env(tmp_path, True)
     sock, _, _ = _paths(on, monkeypatch)
-    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = _server(tmp_path, on)
     try:
         _wait(lambda: os.path.exists(sock), "the server")
         second = subprocess.run([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
@@ -308,8 +312,7 @@ def test_doctor_says_whether_the_server_runs(tmp_path, monkeypatch):
     sock, _, _ = _paths(on, monkeypatch)
     monkeypatch.setenv("CTX_SERVE", "1")
     assert "not running; the next hook turn starts it" in doctor._server_check().message
-    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = _server(tmp_path, on)
     try:
         _wait(lambda: os.path.exists(sock), "the server")
         assert f"running (pid {server.pid})" in doctor._server_check().message
@@ -332,8 +335,7 @@ def test_a_served_turn_sees_an_edit_in_place_and_a_new_doc(tmp_path, monkeypatch
     proj = _project(tmp_path)
     on = _env(tmp_path, True)
     sock, pid_path, _ = _paths(on, monkeypatch)
-    server = subprocess.Popen([sys.executable, "-m", "context_router", "serve"], cwd=tmp_path, env=on,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = _server(tmp_path, on)
     try:
         _wait(lambda: os.path.exists(sock), "the server")
         for _ in range(3):  # observed, then proven by a full scan: these turns trust the index
