@@ -14,7 +14,7 @@ from . import __version__
 from . import config as config_mod
 from .errors import ConfigDeferred, ConfigError, StateError
 from .records import record, replace
-from .store import index, mkdocs, observe
+from .store import index, observe, sites
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 from .turn import keywords, lexical
 from .turn.words import doc_name
@@ -172,15 +172,16 @@ def _defer_config(store: Store, path: str, docs_option: str | None, ident: tuple
 
 
 def _index_signature(cfg: Config) -> tuple[Any, ...]:
-    # The mkdocs.yml above the docs titles the pages that have no `# Title`: a new nav reads them again.
+    # The mkdocs.yml above the docs, or the book's SUMMARY.md, titles the pages that have no `# Title`: a
+    # new nav or table of contents reads them again.
     return (str(cfg.docs_root), cfg.warm.lines, cfg.max_doc_bytes, vector_dims(cfg), __version__,
-            lexical.FIELDS_VERSION, mkdocs.find(cfg.docs_root))
+            lexical.FIELDS_VERSION, *sites.signature(str(cfg.docs_root)))
 
 
 def nav_titles(cfg: Config) -> Callable[[str], str]:
-    """path -> the title the docs' mkdocs site gives a doc that has none of its own (its nav read once, when
-    a doc is read)."""
-    return mkdocs.titler(str(cfg.docs_root))
+    """path -> the title the docs' site (an mkdocs nav, a book's SUMMARY.md) gives a doc that has none of its
+    own (read once, when a doc is read)."""
+    return sites.titler(str(cfg.docs_root))
 
 
 def vector_dims(cfg: Config) -> int | None:

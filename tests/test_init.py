@@ -152,3 +152,77 @@ def test_a_new_nav_titles_the_docs_again(ctx, tmp_path):
     res = ctx("route", "storefront", "--format", "json")
     data = json.loads(res.out)
     assert data["files"][0]["path"] == "index.md"
+
+
+SUMMARY = """# Summary
+
+[Introduction](ch00-00-introduction.md)
+
+- [Getting Started](ch01-00-getting-started.md)
+  - [Installation](ch01-01-installation.md)
+  - [Hello, `World`!](ch01-02-hello-world.md#the-program)
+- [Ownership](./ch04/ownership.md "the chapter")
+- [The Book Online](https://example.com/book.md)
+- [Draft]()
+"""
+
+
+def book(root, src="src") -> None:
+    """An mdBook: its chapter pages open at `##`; the book's table of contents, SUMMARY.md, titles them."""
+    (root / "book.toml").write_text(f'[book]\ntitle = "A Book"\nsrc = "{src}"\n\n[output.html]\nsrc = "no"\n',
+                                    encoding="utf-8")
+    write_docs(root / src, {
+        "SUMMARY.md": SUMMARY,
+        "ch00-00-introduction.md": "# Introduction\n\nWhat this book is.\n",
+        "ch01-00-getting-started.md": "# Getting Started\n\nLet us start.\n",
+        "ch01-01-installation.md": "## Installation\n\nInstall the toolchain with the **installer**.\n",
+        "ch01-02-hello-world.md": "## Hello, World!\n\nYour first program prints a greeting.\n",
+        "ch04/ownership.md": "## What Is Ownership?\n\nEach value has an owner.\n",
+        "notes.md": "No heading here.\n"})
+
+
+def test_a_books_summary_titles_its_pages(tmp_path):
+    book(tmp_path, src="text")
+    from context_router.store import sites
+
+    expected = {"ch00-00-introduction.md": "Introduction", "ch01-00-getting-started.md": "Getting Started",
+                "ch01-01-installation.md": "Installation", "ch01-02-hello-world.md": "Hello, `World`!",
+                "ch04/ownership.md": "Ownership"}
+    assert sites.summary_titles(str(tmp_path / "text")) == expected
+    # The docs folder the book itself: the pages are under its source folder.
+    assert sites.summary_titles(str(tmp_path)) == {f"text/{k}": v for k, v in expected.items()}
+    assert sites.summary_titles(str(tmp_path / "text" / "ch04")) is None  # no SUMMARY.md lists these docs
+    assert sites.book_src(str(tmp_path)) == str(tmp_path / "text")
+    assert sites.book_src(str(tmp_path / "text")) is None
+
+
+def test_init_then_check_on_a_book_names_every_chapter(ctx, tmp_path):
+    """Tried as a new user would on a book's source (mdBook): 85 of its 112 pages open at `## `, and `ctx check`
+    warned of each one that it had no title."""
+    book(tmp_path)
+    res = ctx("init")  # no folder named: book.toml's source folder
+    assert res.code == 0, res.err
+    data = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert data["docs"] == "src"
+    kws = data["derived_keywords"]
+    assert kws["ch01-01-installation.md"][0] == "installation"
+    assert kws["ch01-02-hello-world.md"][0] == "hello, world!"
+    check = ctx("check")
+    assert check.code == 0
+    assert check.out == "warning: notes.md: no '# Title' line or front matter `title:`, so only its file name " \
+                        "names it\nok: 1 warning(s)\n", check.out
+    res = ctx("route", "what is ownership", "--format", "json")
+    data = json.loads(res.out)
+    assert data["files"][0]["path"] == "ch04/ownership.md"
+    (tmp_path / "src" / "SUMMARY.md").write_text(SUMMARY.replace("[Ownership]", "[Borrowing the Keys]"))
+    res = ctx("route", "borrowing the keys", "--format", "json")  # a new table of contents titles them again
+    assert json.loads(res.out)["files"][0]["path"] == "ch04/ownership.md"
+
+
+def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {f"page{i}.md": f"## Part {i}\n\nText {i}.\n" for i in range(6)})
+    (tmp_path / "config.yaml").write_text("docs: docs\n")
+    res = ctx("check")
+    assert res.code == 0
+    assert res.out == ("warning: 6 docs have no '# Title' line or front matter `title:`, so only their file names "
+                       "name them: page0.md, page1.md, page2.md, ... (+3 more)\nok: 1 warning(s)\n"), res.out

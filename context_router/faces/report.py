@@ -14,6 +14,8 @@ from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 
+UNTITLED_EACH = 3  # docs without a title named one a line; more than this get one line between them
+
 
 @dataclass(frozen=True)
 class StatusRow:
@@ -193,15 +195,24 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         for target in targets:
             if target not in docs:
                 findings.append(Finding("warning", f"related.{source}: {target} is not a doc"))
+    untitled = []
     for path, doc in sorted(docs.items()):
         for target in doc.related:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title:
             # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
-            # text index's title field). A page of an mkdocs site always has one: its nav entry or file name.
-            findings.append(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only "
-                                               "its file name names it"))
+            # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
+            # a book's page has its SUMMARY.md entry.
+            untitled.append(path)
+    if len(untitled) <= UNTITLED_EACH:
+        findings.extend(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only its "
+                                           "file name names it") for path in untitled)
+    else:  # a folder of such pages gets one line, not one each
+        more = len(untitled) - UNTITLED_EACH
+        findings.append(Finding("warning", f"{len(untitled)} docs have no '# Title' line or front matter `title:`, "
+                                           "so only their file names name them: "
+                                           f"{', '.join(untitled[:UNTITLED_EACH])}, ... (+{more} more)"))
     owners: dict[str, set[str]] = {}
     # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
     # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.

@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import InputError
-from ..store import index, mkdocs
+from ..store import index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.words import FILLER, STOPWORDS, doc_name
 
@@ -48,7 +48,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
     minus words common across the docs."""
     scan = index.scan(docs_root)
-    site_title = mkdocs.titler(docs_root)  # an mkdocs site's pages are titled by its nav
+    site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
     for n, (rel, st) in enumerate(sorted(scan.files.items()), start=1):
@@ -206,12 +206,13 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 
 def default_docs(cwd: str) -> str:
-    """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else
-    `docs`."""
+    """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
+    source folder of a book.toml here (mdBook), else `docs`."""
     path = mkdocs.in_folder(cwd)
-    if path is None:
-        return "docs"
-    return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
+    if path is not None:
+        return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
+    src = sites.book_src(cwd)
+    return os.path.relpath(src, cwd) if src is not None else "docs"
 
 
 def next_steps(target: str, cwd: str) -> list[str]:

@@ -1,0 +1,121 @@
+"""The titles a docs site gives the pages that have no `# Title` of their own.
+
+An mkdocs site titles them by its nav (store/mkdocs.py). A book titles them by its SUMMARY.md, the table of
+contents mdBook and GitBook build the book from: `- [Installation](ch01-01-installation.md)`. The chapters
+of such a book often open at `## `, so without it most of a book's pages have no title to be found by.
+Only the files are read, never the tools run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from . import mkdocs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+SUMMARY = "SUMMARY.md"
+BOOK = "book.toml"
+MAX_BYTES = 1_000_000  # a real SUMMARY.md or book.toml is a few KB; a bigger one is not read
+
+# A link to a page in a list of contents: `[Title](path.md)` or `[Title](path.md#anchor)`.
+_ENTRY = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
+_BOOK_SRC = re.compile(r"""^\s*src\s*=\s*["']([^"'\n]+)["']""", re.MULTILINE)
+
+
+def _read(path: str) -> str | None:
+    """A small regular file's text, or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
+        return os.read(fd, MAX_BYTES + 1).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def book_src(folder: str) -> str | None:
+    """The source folder of the book whose book.toml is in this folder (mdBook's `[book] src`, by default
+    `src`), or None when there is no book.toml here."""
+    text = _read(os.path.join(folder, BOOK))
+    if text is None:
+        return None
+    book = re.search(r"^\s*\[book\]\s*$(.*?)(?=^\s*\[|\Z)", text, re.MULTILINE | re.DOTALL)
+    found = _BOOK_SRC.search(book.group(1)) if book else None
+    return os.path.normpath(os.path.join(folder, found.group(1).strip() if found else "src"))
+
+
+def find_summary(docs_root: str) -> tuple[str, str] | None:
+    """(the SUMMARY.md that lists these docs, its folder relative to the docs root as a path prefix): the
+    docs root's own, else the one in the source folder of a book.toml in the docs root."""
+    own = os.path.join(docs_root, SUMMARY)
+    if os.path.isfile(own):
+        return own, ""
+    src = book_src(docs_root)
+    if src is not None and os.path.isfile(os.path.join(src, SUMMARY)):
+        rel = os.path.relpath(src, docs_root).replace(os.sep, "/")
+        if rel != os.pardir and not rel.startswith(os.pardir + "/"):
+            return os.path.join(src, SUMMARY), "" if rel == "." else rel + "/"
+    return None
+
+
+def summary_titles(docs_root: str) -> dict[str, str] | None:
+    """Doc path (relative to docs_root) -> its title in the book's SUMMARY.md; None when no SUMMARY.md lists
+    these docs."""
+    found = find_summary(docs_root)
+    if found is None:
+        return None
+    text = _read(found[0])
+    if text is None:
+        return None
+    prefix = found[1]
+    titles: dict[str, str] = {}
+    for title, target in _ENTRY.findall(text):
+        if "://" in target or target.startswith(("/", "mailto:")):
+            continue
+        page = os.path.normpath(prefix + target).replace(os.sep, "/")
+        name = " ".join(title.split())
+        if name and not page.startswith("../"):
+            titles.setdefault(page, name)
+    return titles
+
+
+def titler(docs_root: str) -> Callable[[str], str]:
+    """doc path -> the title the docs' site gives a doc that has none of its own ('' where none does): an
+    mkdocs site's (its nav entry, else its file name), else a book's SUMMARY.md entry. Each file is read on
+    the first call."""
+    mkdocs_title = mkdocs.titler(docs_root)
+    book: list[dict[str, str] | None] = []
+
+    def title(rel: str) -> str:
+        given = mkdocs_title(rel)
+        if given:
+            return given
+        if not book:
+            book.append(summary_titles(docs_root))
+        return (book[0] or {}).get(rel, "")
+
+    return title
+
+
+def signature(docs_root: str) -> tuple[object, ...]:
+    """What the site's files are now (path, mtime, size): the index reads its titles again when it changes."""
+    found = find_summary(docs_root)
+    summary = None
+    if found is not None:
+        try:
+            st = os.stat(found[0])
+            summary = (found[0], st.st_mtime_ns, st.st_size)
+        except OSError:
+            summary = None
+    return mkdocs.find(docs_root), summary
