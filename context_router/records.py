@@ -95,6 +95,22 @@ def decayed(score: float, rate: float, turns: int) -> float:
     return score
 
 
+DOC_SUFFIXES = (".md", ".mdx")  # markdown, and MDX (Docusaurus, Nextra, Starlight): markdown with JSX and imports
+
+
+def is_doc_file(name: str) -> bool:
+    """Whether a file name is a doc's: a markdown or MDX file."""
+    return name.endswith(DOC_SUFFIXES)
+
+
+def doc_stem(name: str) -> str:
+    """A doc file's name without its suffix (`intro.mdx` -> `intro`); another name as it is."""
+    for suffix in DOC_SUFFIXES:
+        if name.endswith(suffix):
+            return name[:-len(suffix)]
+    return name
+
+
 def doc_path(path: str) -> str:
     """A doc path as the index keys it: relative, forward slashes, no leading "./"."""
     path = path.strip().replace("\\", "/")

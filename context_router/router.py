@@ -283,7 +283,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
                                limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
         if text is None:
             continue
-        whole = render.doc_text(index.body_of(text))
+        whole = render.doc_text(index.body_of(text, doc.path))
         header, truncated = index.header_of(whole, cfg.warm.lines)
         if doc.oversize:
             whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
@@ -718,7 +718,7 @@ def hold_read_docs(ws: Workspace, session: str, turn: int, docs: list[str]) -> N
         text = index.read_text(cfg.docs_root, path, limit=cfg.max_doc_bytes)
         if text is None:
             continue
-        body = index.body_of(text)
+        body = index.body_of(text, path)
         header, _ = index.header_of(body, cfg.warm.lines)
         rows += [(path, memory.unit(memory.WHOLE, body)), (path, memory.unit(memory.HEADER, header))]
         split = sections.split(body)

@@ -13,7 +13,7 @@ import time
 from . import __version__
 from . import config as config_mod
 from .errors import ConfigDeferred, ConfigError, StateError
-from .records import record, replace
+from .records import is_doc_file, record, replace
 from .store import index, observe, sites
 from .store.state import MEMORY, DatabaseError, Store, default_path, is_corruption, set_aside, watch_alive
 from .turn import keywords, lexical
@@ -249,7 +249,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
         due = due or (quick is not None and observed is not None and not proven)
         rotation = quick.sample if quick is not None else ()
         if quick is not None and observed:  # the docs the OS reported changed are statted too
-            quick = replace(quick, sample=(*rotation, *sorted(p for p in observed if p.endswith(".md"))))
+            quick = replace(quick, sample=(*rotation, *sorted(p for p in observed if is_doc_file(p))))
         started = time.time()  # what changed after this, an observer reports (store/observe.py)
         try:
             scan = index.scan(cfg.docs_root, index.IgnoreAnswers(*known) if known is not None else None, quick,

@@ -226,3 +226,71 @@ def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
     assert res.code == 0
     assert res.out == ("warning: 6 docs have no '# Title' line or front matter `title:`, so only their file names "
                        "name them: page0.md, page1.md, page2.md, ... (+3 more)\nok: 1 warning(s)\n"), res.out
+
+
+MDX_CONFIG = """---
+title: Configuration
+---
+import Tabs from '@theme/Tabs';
+import {
+  TabItem,
+} from '@theme/TabItem';
+
+The server listens on port 8080 unless the `PORT` variable says otherwise; behind a proxy, set the port
+the proxy forwards to, and keep the health check on the same port so the load balancer sees it come up.
+
+<Tabs>
+<TabItem value="npm">
+
+```js
+import config from './config.js';
+export default config;
+```
+
+</TabItem>
+</Tabs>
+
+export const toc = [
+  {value: 'Ports', id: 'ports'},
+];
+
+Restart the server after a change.
+"""
+
+
+def test_an_mdx_site_is_read_as_markdown_without_its_imports(ctx, tmp_path):
+    """Tried as a new user would on a Docusaurus site: its docs are `.mdx`, and ctx found 0 docs and said ok."""
+    write_docs(tmp_path / "docs", {"configuration.mdx": MDX_CONFIG,
+                                   "intro.md": "# Intro\n\nWhat this project is, in a few words of prose.\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert kws["configuration.mdx"][0] == "configuration"
+    assert ctx("check").out == "ok: config and docs look right\n"
+    res = ctx("route", "which port does the server listen on", "--format", "json")
+    data = json.loads(res.out)
+    assert data["files"][0]["path"] == "configuration.mdx"
+    shown = data["context"]
+    assert "listens on port 8080" in shown and "Restart the server" in shown
+    assert "@theme" not in shown and "export const toc" not in shown  # MDX's JavaScript says nothing to a reader
+    assert "import config from './config.js';" in shown  # an example in a code block is the doc's text
+    show = ctx("show", "configuration.mdx")
+    assert show.code == 0 and "@theme" not in show.out and "listens on port 8080" in show.out
+
+
+def test_without_esm_leaves_markdown_as_it_is():
+    body = "import A from 'a';\n\nText.\n\n```js\nimport b from 'b';\n```\nexport const x = 1;\n\nEnd.\n"
+    assert index.without_esm(body) == "Text.\n\n```js\nimport b from 'b';\n```\n\nEnd.\n"
+    assert index.body_of(body, "page.md") == body  # a markdown doc's lines are its text, whatever they say
+    assert index.body_of(body, "page.mdx") == index.without_esm(body)
+    assert index.without_esm("Plain text.\n") == "Plain text.\n"
+
+
+def test_a_folder_without_docs_is_said(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
+    res = ctx("init")
+    assert res.code == 0
+    assert "warning: no docs in docs: ctx reads markdown files (.md, .mdx)" in res.err
+    res = ctx("check")
+    assert res.code == 0
+    assert f"warning: no docs in {tmp_path / 'docs'}: ctx reads markdown files (.md, .mdx)" in res.out

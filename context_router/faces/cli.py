@@ -421,6 +421,8 @@ def init(docs: str | None = typer.Argument(
 
         with Progress("read") as tick:
             body = scaffold.derive(docs, progress=tick)
+        if not body["derived_keywords"]:
+            _warn(f"warning: no docs in {docs}: ctx reads markdown files (.md, .mdx)")
     written = scaffold.write_config(output, docs, body, force)
     if "derived_keywords" in body:
         print(f"wrote {written} ({len(body['derived_keywords'])} docs with derived keywords: evidence for a doc; "

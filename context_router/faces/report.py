@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..records import FileScore
+from ..records import FileScore, is_doc_file
 from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
@@ -89,7 +89,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
 
 def body_text(ws: Workspace, path: str) -> str:
     text = index.read_text(ws.config.docs_root, path)
-    return "" if text is None else index.body_of(text)
+    return "" if text is None else index.body_of(text, path)
 
 
 @dataclass(frozen=True)
@@ -181,6 +181,8 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         refresh(ws, messages.append)
         docs = ws.store.docs()
     findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
+    if not docs:
+        findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
         problem = index.split_front_matter(text)[2] if text is not None else None
@@ -259,10 +261,10 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     from ..turn import headings, sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
-    text = index.read_text(ws.config.docs_root, rel) if rel.endswith(".md") else None
+    text = index.read_text(ws.config.docs_root, rel) if is_doc_file(rel) else None
     if text is None:
         raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
-    body = index.body_of(text)
+    body = index.body_of(text, rel)
     if section is None:
         return body
     found = sections.find(body, section)

@@ -13,7 +13,7 @@ from ..store import index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.words import FILLER, STOPWORDS, doc_name
 
-_LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
+_LINK = re.compile(r"\]\(([^)#\s]+\.mdx?)(?:#[^)]*)?\)")
 
 
 MAX_KEYWORDS = 12  # per doc: a doc's names and its most telling terms, not its vocabulary
@@ -57,7 +57,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         text = index.read_text(docs_root, rel, limit=max_bytes)
         if text is None:
             continue
-        bodies[rel] = index.body_of(text)
+        bodies[rel] = index.body_of(text, rel)
         titles[rel] = index.parse_doc(rel, st, text, 25, titles=site_title).title
     terms = {rel: _terms(body) for rel, body in bodies.items()}
     owners: dict[str, int] = {}

@@ -118,7 +118,7 @@ def doc_tokens(ws: Workspace, count: Callable[[str], int] | None) -> dict[str, t
                 out[path] = (old[2], old[3])
                 continue
             text = index.read_text(root, path)
-            body = index.body_of(text) if text is not None else ""
+            body = index.body_of(text, path) if text is not None else ""
             tokens = count(body) if count is not None else -1
             out[path] = (len(body), tokens)
             fresh.append((path, doc.mtime_ns, doc.size, len(body), tokens))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..records import doc_stem
 from ..store import events, index
 from ..turn import memory, sections
 from ..turn.words import GENERIC_NAMES
@@ -85,7 +86,7 @@ class Answers:
         name = path.rsplit("/", 1)[-1]
         if path.lower() in self.lower:
             return True
-        stem = name[:-3] if name.endswith(".md") else name
+        stem = doc_stem(name)
         return stem.lower() not in GENERIC_NAMES and name.lower() in self.lower
 
 
@@ -100,7 +101,7 @@ def sent_parts(ws: Workspace, session: str, shown: Mapping[str, set[str]]) -> di
         text = index.read_text(cfg.docs_root, path, limit=cfg.max_doc_bytes)
         if text is None:
             continue
-        body = index.body_of(text)
+        body = index.body_of(text, path)
         split = sections.split(body)
         held = units.get(path, {})
         whole = memory.unit(memory.WHOLE, body) in held or (not held and "HOT" in tiers)

@@ -12,7 +12,7 @@ import stat
 import time
 
 from ..errors import DocsError
-from ..records import doc_path, record
+from ..records import doc_path, is_doc_file, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
         if stat.S_ISDIR(st.st_mode) and real not in seen_dirs and (ignored is None or not ignored(relpath + "/")):
             seen_dirs.add(real)
             walk(entry.path, relpath + "/")
-        elif stat.S_ISREG(st.st_mode) and relpath.endswith(".md") and (ignored is None or not ignored(relpath)):
+        elif stat.S_ISREG(st.st_mode) and is_doc_file(relpath) and (ignored is None or not ignored(relpath)):
             files[relpath] = (st.st_mtime_ns, st.st_size)
 
     def walk(directory: str, rel: str) -> None:
@@ -265,7 +265,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
                     warnings.append(f"skipped a name in {rel or '.'} that is not UTF-8: {name!r}")
                     continue
                 if entry.is_file(follow_symlinks=False):  # a regular file, not a link: the common case first
-                    if not name.endswith(".md"):
+                    if not is_doc_file(name):
                         continue
                     relpath = rel + name
                     if ignored is not None and ignored(relpath):
@@ -481,9 +481,39 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
     return "\n".join(all_lines[:cut]).rstrip(), truncated
 
 
-def body_of(text: str) -> str:
-    """The text without its front matter (not parsed: printing a doc needs no YAML)."""
-    return _front_matter_block(text)[1]
+def body_of(text: str, rel: str) -> str:
+    """The text of the doc at `rel` without its front matter (not parsed: printing a doc needs no YAML), and
+    an MDX doc's without its imports and exports."""
+    body = _front_matter_block(text)[1]
+    return without_esm(body) if rel.endswith(".mdx") else body
+
+
+def without_esm(body: str) -> str:
+    """An MDX doc's text without its `import` and `export` blocks: MDX reads a block that starts with either,
+    up to a blank line, as JavaScript (`import Tabs from '@theme/Tabs';`), which says nothing to a reader.
+    Code blocks are kept whole. Plain string work: the hook path never imports re."""
+    if not body.startswith(("import ", "export ")) and "\nimport " not in body and "\nexport " not in body:
+        return body
+    out: list[str] = []
+    fence = ""
+    esm = False
+    for line in body.split("\n"):
+        if esm:
+            if line.strip():
+                continue
+            esm = False
+        bare = line.lstrip(" ")
+        if bare[:3] in ("```", "~~~"):
+            mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
+            if not fence:
+                fence = mark
+            elif mark.startswith(fence) and not bare.strip(bare[0]).strip():
+                fence = ""
+        elif not fence and line.startswith(("import ", "export ")):
+            esm = True
+            continue
+        out.append(line)
+    return "\n".join(out).lstrip("\n")
 
 
 _MARKUP = frozenset("`*_[]<>{}:!")
@@ -538,6 +568,8 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode).
     titles: path -> the title the site gives a doc that has none of its own (mkdocs.titler)."""
     meta, body, warning = split_front_matter(text)
+    if rel.endswith(".mdx"):
+        body = without_esm(body)
     warnings = [warning] if warning else []
     title = _title_of(body, meta, rel, titles)
     header, truncated = header_of(body, warm_lines)

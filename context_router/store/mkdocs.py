@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import stat
 
+from ..records import doc_stem
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -104,7 +106,7 @@ def titler(docs_root: str) -> Callable[[str], str]:
 def file_title(rel: str) -> str:
     """mkdocs' title for a page with none: its file name (its folder's, for an index page) in words."""
     parts = rel.split("/")
-    name = parts[-1].removesuffix(".md")
+    name = doc_stem(parts[-1])
     if name in ("index", "README") and len(parts) > 1:
         name = parts[-2]
     words = name.replace("-", " ").replace("_", " ").strip()

@@ -16,7 +16,7 @@ share. A hub page is never HOT on text alone.
 
 from __future__ import annotations
 
-from ..records import record
+from ..records import doc_stem, record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
 from .words import GENERIC_NAMES, content_words, joined_name, name_parts, split_identifier, split_words, tokens_of
@@ -55,7 +55,8 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 4  # how fields() writes a doc's text and splits its sections; the index is built anew when it changes
+FIELDS_VERSION = 5  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too);
+# the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -67,9 +68,9 @@ def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
 def _path_words(path: str) -> str:
     """A path's words. A number in it is kept only joined to its name (bx-018.md: "bx018"): a bare "018" would
     make any prompt with an 018 in it (gdplot018) evidence for this doc, turn after turn."""
-    words = [w for w in split_words(path) if w not in GENERIC_NAMES and w != "md" and not w.isdigit()]
+    words = [w for w in split_words(path) if w not in GENERIC_NAMES and w not in ("md", "mdx") and not w.isdigit()]
     for part in path.split("/"):
-        tokens = tokens_of(part[:-3] if part.endswith(".md") else part)
+        tokens = tokens_of(doc_stem(part))
         pieces = [p for t in tokens for p in split_identifier(t)]
         compact = joined_name(pieces)
         if compact and compact not in words:

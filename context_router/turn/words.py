@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..records import doc_stem
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -66,7 +68,7 @@ def doc_name(path: str) -> str:
     """A doc's name as people say it: its file name without `.md`, or its folder's name for a generic file
     name (skills/pdf-report/SKILL.md is "pdf-report"); "" for a generic name at the top (CLAUDE.md)."""
     parts = path.split("/")
-    stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
+    stem = doc_stem(parts[-1])
     if stem.lower() in GENERIC_NAMES:
         return parts[-2] if len(parts) > 1 else ""
     return stem
