@@ -294,3 +294,22 @@ def test_a_folder_without_docs_is_said(ctx, tmp_path):
     res = ctx("check")
     assert res.code == 0
     assert f"warning: no docs in {tmp_path / 'docs'}: ctx reads markdown files (.md, .mdx)" in res.out
+
+
+def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
+    """Hugo and Zola write front matter in TOML between `+++` lines: it titles the page, and is no text of it."""
+    write_docs(tmp_path / "docs", {
+        "install.md": '+++\ntitle = "Installing the CLI"\nweight = 2\ndate = 2024-05-01\n[params]\nicon = "x"\n+++\n\n'
+                      "Download the binary for your platform and put it on your PATH; the installer checks the "
+                      "checksum and refuses a binary whose signature does not match the release.\n",
+        "broken.md": "+++\ntitle = unquoted\n+++\n\nSome text that the page says about itself.\n"})
+    assert ctx("init").code == 0
+    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert kws["install.md"][0] == "installing the cli"
+    res = ctx("route", "how do I install the cli binary", "--format", "json")
+    data = json.loads(res.out)
+    assert data["files"][0]["path"] == "install.md"
+    assert "+++" not in data["context"] and "weight = 2" not in data["context"]
+    check = ctx("check")
+    assert check.code == 0
+    assert "warning: broken.md: invalid front matter: Invalid value" in check.out

@@ -375,14 +375,17 @@ def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
 
 
 def _front_matter_block(text: str) -> tuple[str | None, str]:
-    """(the YAML block or None, the body). A front matter block is a leading block between `---` lines."""
+    """(the front matter block or None, the body). A front matter block is a leading block between `---`
+    lines (YAML), or between `+++` lines (TOML, as Hugo and Zola write it)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    if not text.startswith("---\n") and not text.startswith("---\r\n"):
+    fence = text[:3]
+    if fence not in ("---", "+++") or text[3:4] not in ("\n", "\r"):
         return None, text
+    ends = ("---", "...") if fence == "---" else ("+++",)
     lines = text.splitlines(keepends=True)
     for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
+        if lines[i].rstrip() in ends:
             return "".join(lines[1:i]), "".join(lines[i + 1:])
     return None, text
 
@@ -423,6 +426,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     block, body = _front_matter_block(text)
     if block is None:
         return {}, body, None
+    if text.lstrip("\ufeff").startswith("+++"):
+        return _toml_front_matter(block, body)
     if _nesting(block) > MAX_FRONT_MATTER_DEPTH:
         # PyYAML's pure-Python parser spends about a second failing on a few thousand levels: four such docs
         # took a whole turn's indexing time. No front matter of ours nests a tenth as deep.
@@ -443,6 +448,19 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     if not isinstance(data, dict):
         return {}, body, "front matter is not a mapping"
     return data, body, None
+
+
+def _toml_front_matter(block: str, body: str) -> tuple[dict[str, Any], str, str | None]:
+    try:
+        import tomllib  # Python 3.11+
+    except ImportError:  # Python 3.10: its backport (a dependency there)
+        import tomli as tomllib
+    try:
+        return tomllib.loads(block), body, None
+    except tomllib.TOMLDecodeError as exc:
+        return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        return {}, body, f"invalid front matter: {type(exc).__name__}: {str(exc)[:120]}"
 
 
 def _str_list(value: Any) -> tuple[str, ...]:
