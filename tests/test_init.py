@@ -302,7 +302,9 @@ def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
         "install.md": '+++\ntitle = "Installing the CLI"\nweight = 2\ndate = 2024-05-01\n[params]\nicon = "x"\n+++\n\n'
                       "Download the binary for your platform and put it on your PATH; the installer checks the "
                       "checksum and refuses a binary whose signature does not match the release.\n",
-        "broken.md": "+++\ntitle = unquoted\n+++\n\nSome text that the page says about itself.\n"})
+        "broken.md": "+++\ntitle = unquoted\n+++\n\nSome text that the page says about itself.\n",
+        # Zola reads it after blank lines too (its generated theme pages start so)
+        "themes/ergo.md": '\n+++\ntitle = "Ergo"\ndescription = "a theme"\n+++   \n\nA dark theme for blogs.\n'})
     assert ctx("init").code == 0
     kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
     assert kws["install.md"][0] == "installing the cli"
@@ -310,6 +312,9 @@ def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
     data = json.loads(res.out)
     assert data["files"][0]["path"] == "install.md"
     assert "+++" not in data["context"] and "weight = 2" not in data["context"]
+    assert kws["themes/ergo.md"][0] == "ergo"
+    assert index.body_of((tmp_path / "docs" / "themes" / "ergo.md").read_text(), "themes/ergo.md") == \
+        "\nA dark theme for blogs.\n"
     check = ctx("check")
     assert check.code == 0
     assert "warning: broken.md: invalid front matter: Invalid value" in check.out

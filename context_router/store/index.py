@@ -379,6 +379,8 @@ def _front_matter_block(text: str) -> tuple[str | None, str]:
     lines (YAML), or between `+++` lines (TOML, as Hugo and Zola write it)."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if text[:1] in ("\n", "\r") and text.lstrip()[:3] == "+++":
+        text = text.lstrip()  # Zola reads TOML front matter after blank lines too
     fence = text[:3]
     if fence not in ("---", "+++") or text[3:4] not in ("\n", "\r"):
         return None, text
@@ -426,7 +428,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     block, body = _front_matter_block(text)
     if block is None:
         return {}, body, None
-    if text.lstrip("\ufeff").startswith("+++"):
+    if text.lstrip("\ufeff \t\r\n").startswith("+++"):
         return _toml_front_matter(block, body)
     if _nesting(block) > MAX_FRONT_MATTER_DEPTH:
         # PyYAML's pure-Python parser spends about a second failing on a few thousand levels: four such docs
