@@ -318,3 +318,14 @@ def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
     check = ctx("check")
     assert check.code == 0
     assert "warning: broken.md: invalid front matter: Invalid value" in check.out
+
+
+def test_front_matter_title_names_the_page_before_a_heading_in_it():
+    """Tried as a new user would on Zola's docs: a theme page titled "DeepThought" in its front matter has a
+    `# Table of Contents` heading halfway down, which became its title and a keyword that made it HOT for any
+    prompt about tables of contents."""
+    text = '+++\ntitle = "DeepThought"\n+++\n\nA theme.\n\n# Table of Contents\n\n- one\n'
+    assert index.parse_doc("themes/deepthought.md", (0, len(text)), text, 25).title == "DeepThought"
+    assert index.parse_doc("a.md", (0, 9), "# Heading\n\nText.\n", 25).title == "Heading"
+    text = "---\ntitle: ''\n---\n# From the heading\n"
+    assert index.parse_doc("b.md", (0, len(text)), text, 25).title == "From the heading"

@@ -560,8 +560,12 @@ def plain_inline(text: str) -> str:
 
 
 def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[str], str] | None) -> str:
-    """A doc's title: its first `# ` line, else its front matter `title:` (as mkdocs reads it), else the one
-    its site gives it (`titles`: mkdocs.titler)."""
+    """A doc's title: its front matter `title` (as mkdocs, Docusaurus, Hugo and Zola read it: it names the page,
+    where a `# ` line further down may head one part of it), else its first `# ` line, else the one its site
+    gives it (`titles`: sites.titler)."""
+    given = meta.get("title")
+    if isinstance(given, str) and given.strip():
+        return plain_inline(given)
     fence = ""
     for line in body.splitlines():
         bare = line.lstrip(" ")
@@ -577,9 +581,6 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
             if title:
                 return title
             break
-    given = meta.get("title")
-    if isinstance(given, str) and given.strip():
-        return plain_inline(given)
     return plain_inline(titles(rel)) if titles is not None else ""
 
 
