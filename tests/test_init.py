@@ -329,3 +329,40 @@ def test_front_matter_title_names_the_page_before_a_heading_in_it():
     assert index.parse_doc("a.md", (0, 9), "# Heading\n\nText.\n", 25).title == "Heading"
     text = "---\ntitle: ''\n---\n# From the heading\n"
     assert index.parse_doc("b.md", (0, len(text)), text, 25).title == "From the heading"
+
+
+def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
+    pages = ["index.md", "guides/sidebar.md", "guides/i18n.md", "reference/config.md"]
+    tree = [*pages, *(f"de/{p}" for p in pages), *(f"pt-br/{p}" for p in pages[:3]), "zh_CN/guides/i18n.md",
+            "it/servers.md", "it/laptops.md"]  # an IT department's folder mirrors nothing
+    assert scaffold.translations(tree) == ["de", "pt-br", "zh_CN"]
+    # Every language in a folder of its own (Hugo's content/en, content/fr): English is kept.
+    assert scaffold.translations([*(f"en/{p}" for p in pages), *(f"fr/{p}" for p in pages)]) == ["fr"]
+    assert scaffold.translations(pages) == []
+    assert scaffold.translations(["go/intro.md", "go/setup.md", "index.md"]) == []  # not a language code
+
+
+def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
+    """Tried as a new user would on Starlight's docs: 16 folders of translations, 300 of its 338 pages, put
+    French and Chinese pages beside the English ones on English prompts (their code blocks are the same)."""
+    page = ("# Overriding components\n\nReplace a built-in component such as the footer with your own: name it in "
+            "the `components` option of the config.\n\n```js\ncomponents: { Footer: './src/Footer.astro' }\n```\n")
+    write_docs(tmp_path / "docs", {"guides/overrides.md": page, "fr/guides/overrides.md": page.replace("Replace", "Remplacez"),
+                                   "ja/guides/overrides.md": page, "index.md": "# Home\n\nThe docs of a theme.\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert "wrote docs/.ctxignore (translations left out: fr/, ja/; delete a line to route that language)" in res.out
+    assert "/fr/\n/ja/\n" in (tmp_path / "docs" / ".ctxignore").read_text()
+    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert set(kws) == {"guides/overrides.md", "index.md"}
+    data = json.loads(ctx("route", "override the footer component", "--format", "json").out)
+    assert [f["path"] for f in data["files"]] == ["guides/overrides.md"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+    # A .ctxignore of the user's own is never rewritten: init says what to add, and check says it too.
+    (tmp_path / "docs" / ".ctxignore").write_text("drafts/\n")
+    res = ctx("init", "--force")
+    assert res.code == 0
+    assert "warning: fr/, ja/ hold translations of the docs: list them in docs/.ctxignore (`/fr/`)" in res.err
+    assert (tmp_path / "docs" / ".ctxignore").read_text() == "drafts/\n"
+    check = ctx("check")
+    assert "warning: fr/, ja/ hold translations of the docs" in check.out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -13,6 +14,7 @@ from ..turn import attention
 from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
+from . import scaffold
 
 UNTITLED_EACH = 3  # docs without a title named one a line; more than this get one line between them
 
@@ -183,6 +185,11 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
     if not docs:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
+    foreign = scaffold.translations(docs)
+    if foreign:
+        ignore = os.path.join(cfg.docs_root, scaffold.IGNORE_FILE)
+        findings.append(Finding("warning", f"{scaffold.folders_named(foreign)} hold translations of the docs: list "
+                                           f"them in {ignore} (`/{foreign[0]}/`) to route one language"))
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
         problem = index.split_front_matter(text)[2] if text is not None else None

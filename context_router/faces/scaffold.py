@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .. import config as config_mod
@@ -48,12 +48,14 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
     minus words common across the docs."""
     scan = index.scan(docs_root)
+    foreign = translations(scan.files)
+    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(tuple(f + "/" for f in foreign))}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
-    for n, (rel, st) in enumerate(sorted(scan.files.items()), start=1):
+    for n, (rel, st) in enumerate(sorted(files.items()), start=1):
         if progress is not None:
-            progress(n, len(scan.files))
+            progress(n, len(files))
         text = index.read_text(docs_root, rel, limit=max_bytes)
         if text is None:
             continue
@@ -84,7 +86,50 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if links:
             related[rel] = links
     # Nobody chose these: a hit is evidence for the doc, not a verdict (move a phrase to `keywords` to make it one).
-    return {"derived_keywords": keywords, "related": related}
+    return {"derived_keywords": keywords, "related": related, "_translations": foreign}
+
+
+# ISO 639-1 codes: a folder named so (`de`, `pt-br`, `zh_CN`, `zh-hans`) may hold a translation of the docs.
+LANGUAGES = frozenset("""
+af am ar as az be bg bn bo br bs ca cs cy da de dz el en eo es et eu fa fi fo fr fy ga gd gl gu ha he hi hr
+ht hu hy id ig is it ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk ml mn mr ms mt my nb ne nl nn no oc
+or pa pl ps pt qu ro ru rw sa sd si sk sl sn so sq sr st su sv sw ta te tg th tk tl tr tt ug uk ur uz vi xh
+yi yo zh zu
+""".split())
+MIRROR_SHARE = 0.5  # a language folder whose pages have a same-path page in the kept docs this often mirrors them
+
+
+def _language(folder: str) -> str | None:
+    """The language a folder's name is the code of (`pt-br` -> `pt`), or None."""
+    name = folder.lower().replace("_", "-")
+    code, _, region = name.partition("-")
+    if code in LANGUAGES and (not region or (region.isalpha() and 2 <= len(region) <= 4)):
+        return code
+    return None
+
+
+def translations(paths: Iterable[str]) -> list[str]:
+    """The top folders of a docs tree that hold translations of its pages (Starlight's `fr/`, Hugo's
+    `content/de/`): folders named by a language code whose pages mostly mirror the kept docs' paths. The kept
+    docs are the ones outside such folders; when there are next to none (every language in its own folder),
+    the English folder's, else the biggest one's. A topic folder that happens to be called `it` or `id`
+    mirrors nothing and stays."""
+    by_folder: dict[str, set[str]] = {}
+    outside: set[str] = set()
+    for path in paths:
+        top, sep, rest = path.partition("/")
+        if sep and _language(top):
+            by_folder.setdefault(top, set()).add(rest)
+        else:
+            outside.add(path)
+    if not by_folder:
+        return []
+    kept, base = "", outside
+    if len(outside) < min(len(pages) for pages in by_folder.values()) * MIRROR_SHARE:
+        kept = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
+        base = by_folder[kept]
+    return sorted(f for f, pages in by_folder.items()
+                  if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages))
 
 
 def _terms(body: str) -> list[str]:
@@ -226,6 +271,27 @@ def next_steps(target: str, cwd: str) -> list[str]:
         steps.append(("ctx hook install claude", "a turn on every prompt in Claude Code (or gemini, codex, cline)"))
     width = max(len(cmd) for cmd, _ in steps)
     return ["next:", *(f"  {cmd:<{width}}  {why}" for cmd, why in steps)]
+
+
+IGNORE_FILE = ".ctxignore"
+
+
+def folders_named(folders: Sequence[str]) -> str:
+    """`da/, de/, es/, fa/, ... (16 folders)`."""
+    more = f", ... ({len(folders)} folders)" if len(folders) > 4 else ""
+    return ", ".join(f + "/" for f in folders[:4]) + more
+
+
+def leave_out(docs: str, folders: Sequence[str]) -> str | None:
+    """Write the docs folder's .ctxignore to leave these folders out; None when it has one already (the user's:
+    ctx never rewrites it)."""
+    path = os.path.join(docs, IGNORE_FILE)
+    if os.path.lexists(path):
+        return None
+    lines = ["# Written by ctx init: these folders hold translations of the docs. Delete a line to route that",
+             "# language too.", *(f"/{folder}/" for folder in folders)]
+    write_atomic(path, "\n".join(lines) + "\n")
+    return path
 
 
 def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> str:
