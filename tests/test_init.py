@@ -347,8 +347,9 @@ def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
     French and Chinese pages beside the English ones on English prompts (their code blocks are the same)."""
     page = ("# Overriding components\n\nReplace a built-in component such as the footer with your own: name it in "
             "the `components` option of the config.\n\n```js\ncomponents: { Footer: './src/Footer.astro' }\n```\n")
-    write_docs(tmp_path / "docs", {"guides/overrides.md": page, "fr/guides/overrides.md": page.replace("Replace", "Remplacez"),
-                                   "ja/guides/overrides.md": page, "index.md": "# Home\n\nThe docs of a theme.\n"})
+    write_docs(tmp_path / "docs", {"guides/overrides.md": page, "ja/guides/overrides.md": page,
+                                   "fr/guides/overrides.md": page.replace("Replace", "Remplacez"),
+                                   "index.md": "# Home\n\nThe docs of a theme.\n"})
     res = ctx("init")
     assert res.code == 0, res.err
     assert "wrote docs/.ctxignore (translations left out: fr/, ja/; delete a line to route that language)" in res.out
