@@ -9,7 +9,6 @@ Only the files are read, never the tools run.
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from . import mkdocs
@@ -23,8 +22,7 @@ BOOK = "book.toml"
 MAX_BYTES = 1_000_000  # a real SUMMARY.md or book.toml is a few KB; a bigger one is not read
 
 # A link to a page in a list of contents: `[Title](path.md)` or `[Title](path.md#anchor)`.
-_ENTRY = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
-_BOOK_SRC = re.compile(r"""^\s*src\s*=\s*["']([^"'\n]+)["']""", re.MULTILINE)
+_ENTRY = r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)"
 
 
 def _read(path: str) -> str | None:
@@ -50,9 +48,17 @@ def book_src(folder: str) -> str | None:
     text = _read(os.path.join(folder, BOOK))
     if text is None:
         return None
-    book = re.search(r"^\s*\[book\]\s*$(.*?)(?=^\s*\[|\Z)", text, re.MULTILINE | re.DOTALL)
-    found = _BOOK_SRC.search(book.group(1)) if book else None
-    return os.path.normpath(os.path.join(folder, found.group(1).strip() if found else "src"))
+    src = "src"
+    table = ""
+    for line in text.splitlines():  # plain string work: a turn checks this file, and never imports re
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("["):
+            table = line
+        elif table == "[book]" and line.partition("=")[0].strip() == "src":
+            value = line.partition("=")[2].strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                src = value[1:-1].strip() or src
+    return os.path.normpath(os.path.join(folder, src))
 
 
 def find_summary(docs_root: str) -> tuple[str, str] | None:
@@ -78,9 +84,11 @@ def summary_titles(docs_root: str) -> dict[str, str] | None:
     text = _read(found[0])
     if text is None:
         return None
+    import re  # only when a doc is read, never on a turn that reads none
+
     prefix = found[1]
     titles: dict[str, str] = {}
-    for title, target in _ENTRY.findall(text):
+    for title, target in re.findall(_ENTRY, text):
         if "://" in target or target.startswith(("/", "mailto:")):
             continue
         page = os.path.normpath(prefix + target).replace(os.sep, "/")
