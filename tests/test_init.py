@@ -367,3 +367,24 @@ def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
     assert (tmp_path / "docs" / ".ctxignore").read_text() == "drafts/\n"
     check = ctx("check")
     assert "warning: fr/, ja/ hold translations of the docs" in check.out
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"docs/a.md": "# A\n"}, "docs"),
+    ({"src/content/docs/guides/a.mdx": "# A\n", "astro.config.mjs": "export default {};\n"},
+     os.path.join("src", "content", "docs")),
+    ({"content/posts/a.md": "+++\ntitle = \"A\"\n+++\n", "hugo.toml": "title = 'site'\n"}, "content"),
+    ({"content/a.md": "# A\n", "config.toml": "base_url = 'x'\n"}, "content"),  # Zola
+    ({"content/a.md": "# A\n"}, "docs"),  # a folder called content, and no site around it: nothing to go by
+])
+def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
+    write_docs(tmp_path, files)
+    assert scaffold.default_docs(str(tmp_path)) == expected
+
+
+def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
+    res = ctx("init")
+    assert res.code == 2
+    assert res.err == ("ctx: error: no docs folder found here (no docs/, mkdocs.yml, book.toml, src/content/docs, "
+                       "or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
+    assert not (tmp_path / "config.yaml").exists()

@@ -252,12 +252,26 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
-    source folder of a book.toml here (mdBook), else `docs`."""
+    source folder of a book.toml here (mdBook), else `docs`, else the content folder of an Astro Starlight
+    site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config), else `docs`."""
     path = mkdocs.in_folder(cwd)
     if path is not None:
         return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
     src = sites.book_src(cwd)
-    return os.path.relpath(src, cwd) if src is not None else "docs"
+    if src is not None:
+        return os.path.relpath(src, cwd)
+    if os.path.isdir(os.path.join(cwd, "docs")):
+        return "docs"
+    if os.path.isdir(os.path.join(cwd, "src", "content", "docs")):
+        return os.path.join("src", "content", "docs")
+    if os.path.isdir(os.path.join(cwd, "content")) and any(
+            os.path.isfile(os.path.join(cwd, name)) for name in SITE_CONFIGS):
+        return "content"
+    return "docs"
+
+
+# A Hugo site's config (hugo.* since Hugo 0.110, config.* before), or a Zola site's (config.toml).
+SITE_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml")
 
 
 def next_steps(target: str, cwd: str) -> list[str]:
