@@ -49,7 +49,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     minus words common across the docs."""
     scan = index.scan(docs_root)
     foreign = translations(scan.files)
-    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(tuple(f + "/" for f in foreign))}
+    left_out = tuple(f + "/" for f in foreign)
+    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(left_out)}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
@@ -252,8 +253,9 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
-    source folder of a book.toml here (mdBook), else `docs`, else the content folder of an Astro Starlight
-    site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config), else `docs`."""
+    source folder of a book.toml here (mdBook), else `docs` if it is here, else the content folder of an Astro
+    Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else `docs`
+    (which `ctx init` then says it did not find)."""
     path = mkdocs.in_folder(cwd)
     if path is not None:
         return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
