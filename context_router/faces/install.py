@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ..errors import CtxError, InputError
-from ..store import files
+from ..store import files, index
 
 HOOK_HOSTS = ("claude", "gemini", "codex", "cline")
 MCP_HOSTS = ("claude", "gemini", "cursor", "codex")
@@ -533,16 +533,12 @@ def find_mcp(host: str, project: str) -> list[str] | None:
 
 # Codex CLI keeps its servers in TOML (`[mcp_servers.NAME]`). Without a TOML writer among the dependencies,
 # ctx edits the text: it sets the `command` and `args` lines of its own table (or appends the table) and
-# leaves every other line as it was. Where a TOML reader is there (Python 3.11's tomllib), the result is read
-# back and must hold the same settings as before but ours, or nothing is written.
+# leaves every other line as it was. The result is read back (tomllib, or tomli on Python 3.10) and must hold
+# the same settings as before but ours, or nothing is written.
 
 
 def _toml_reader() -> Any:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        return None
-    return tomllib
+    return index.toml()
 
 
 def _codex_servers(path: str) -> dict[str, Any]:

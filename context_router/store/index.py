@@ -452,11 +452,23 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     return data, body, None
 
 
-def _toml_front_matter(block: str, body: str) -> tuple[dict[str, Any], str, str | None]:
+def toml() -> Any:
+    """The TOML reader: the standard library's tomllib, or on Python 3.10 its backport tomli (a dependency
+    there); None only in an install without it."""
     try:
-        import tomllib  # Python 3.11+
-    except ImportError:  # Python 3.10: its backport (a dependency there)
-        import tomli as tomllib
+        import tomllib
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib
+        except ImportError:
+            return None
+    return tomllib
+
+
+def _toml_front_matter(block: str, body: str) -> tuple[dict[str, Any], str, str | None]:
+    tomllib = toml()
+    if tomllib is None:
+        return {}, body, "TOML front matter not read: this Python has no TOML reader (pip install tomli)"
     try:
         return tomllib.loads(block), body, None
     except tomllib.TOMLDecodeError as exc:
