@@ -7,7 +7,10 @@ import json
 import os
 import sys
 
-import tomllib
+try:
+    import tomllib
+except ImportError:  # Python 3.10: its backport, a dependency of ctx there
+    import tomli as tomllib
 
 
 def config() -> dict:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from context_router.store import index
+
 from .conftest import CLAUDE_SETTINGS
 from .test_hosts import PAYLOADS, context_of
 
@@ -218,11 +220,8 @@ def test_mcp_install_codex_toml(ctx, tmp_path):
     assert text.startswith(CODEX_TOML) and "\n[mcp_servers.ctx]\ncommand = " in text and 'args = ["mcp"]' in text
     assert ctx("mcp", "install", "codex").out == f"the ctx MCP server is already in {file}\n"
     assert file.read_text() == text
-    if sys.version_info >= (3, 11):
-        import tomllib
-
-        data = tomllib.loads(text)
-        assert data["mcp_servers"]["docs"]["args"] == ["--port", "0"] and data["mcp_servers"]["ctx"]["args"] == ["mcp"]
+    data = index.toml().loads(text)  # tomllib, or tomli on Python 3.10
+    assert data["mcp_servers"]["docs"]["args"] == ["--port", "0"] and data["mcp_servers"]["ctx"]["args"] == ["mcp"]
     # An entry of ours with the user's settings: command and args change, the rest stays.
     file.write_text(CODEX_TOML + '\n[mcp_servers.ctx]\ncommand = "ctx"\nargs = [\n  "mcp",\n]\n'
                     'startup_timeout_sec = 20\n\n[mcp_servers.ctx.env]\nCTX_SESSION = "codex"\n')
@@ -232,7 +231,6 @@ def test_mcp_install_codex_toml(ctx, tmp_path):
     assert text.count("args =") == 2 and text.count("[mcp_servers.ctx]") == 1
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="the TOML read-back needs tomllib")
 @pytest.mark.parametrize("text, message", [
     ("model = [\n", "cannot read"),
     ('mcp_servers = { ctx = { command = "old" } }\n', "its mcp_servers are written in a form ctx does not edit"),

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from context_router.faces import trust
+from context_router.store import index
 
 from .conftest import REPO
 
-tomllib = pytest.importorskip("tomllib")  # Python 3.11: what checks the edited config.toml (and the fake reads)
+tomllib = index.toml()  # tomllib, or tomli on Python 3.10: what checks the edited config.toml
 
 
 @pytest.fixture
