@@ -388,3 +388,15 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     assert res.err == ("ctx: error: no docs folder found here (no docs/, mkdocs.yml, book.toml, src/content/docs, "
                        "or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
     assert not (tmp_path / "config.yaml").exists()
+
+
+def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):
+    """Hugo and Zola call a section's page `_index.md`: seven of them in Zola's docs all had the keyword "index"."""
+    write_docs(tmp_path / "content", {
+        "deployment/_index.md": '+++\ntitle = "Deployment"\n+++\n\nWhere to put the built site.\n',
+        "templates/_index.md": "+++\ntemplate = \"section.html\"\n+++\n\nHow pages are rendered.\n"})
+    (tmp_path / "config.toml").write_text("base_url = 'https://example.com'\n")
+    assert ctx("init").code == 0
+    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert kws["deployment/_index.md"] == ["deployment"]
+    assert kws["templates/_index.md"] == ["templates"]

@@ -60,8 +60,9 @@ work works happen happens difference mean means explain exactly
 """.split())
 
 # File names that say nothing of their doc (skills/pdf-report/SKILL.md is about the pdf report).
-GENERIC_NAMES = frozenset({"readme", "index", "skill", "skills", "claude", "agents", "agent", "main", "overview",
-                           "notes", "doc", "docs", "reference", "guide", "summary", "changelog"})
+# `_index.md` is a Hugo or Zola section's page.
+GENERIC_NAMES = frozenset({"readme", "index", "_index", "skill", "skills", "claude", "agents", "agent", "main",
+                           "overview", "notes", "doc", "docs", "reference", "guide", "summary", "changelog"})
 
 
 def doc_name(path: str) -> str:
