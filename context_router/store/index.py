@@ -534,18 +534,29 @@ def without_esm(body: str) -> str:
             if line.strip():
                 continue
             esm = False
-        bare = line.lstrip(" ")
-        if bare[:3] in ("```", "~~~"):
-            mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
-            if not fence:
-                fence = mark
-            elif mark.startswith(fence) and not bare.strip(bare[0]).strip():
-                fence = ""
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
         elif not fence and line.startswith(("import ", "export ")):
             esm = True
             continue
         out.append(line)
     return "\n".join(out).lstrip("\n")
+
+
+def _fence(fence: str, line: str) -> str | None:
+    """The code fence open after `line` ("" for none), given the one open before it; None when the line opens
+    or closes no fence. A fence is three or more backticks or tildes, indented at most three spaces, and is
+    closed by a run of the same character at least as long."""
+    bare = line.lstrip(" ")
+    if bare[:3] not in ("```", "~~~") or len(line) - len(bare) > 3:
+        return None
+    mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
+    if not fence:
+        return mark
+    if mark.startswith(fence) and not bare.strip(bare[0]).strip():
+        return ""
+    return fence  # a fence line inside another fence: still inside
 
 
 _MARKUP = frozenset("`*_[]<>{}:!")
@@ -580,13 +591,9 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
         return plain_inline(given)
     fence = ""
     for line in body.splitlines():
-        bare = line.lstrip(" ")
-        if bare[:3] in ("```", "~~~") and len(line) - len(bare) <= 3:
-            mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
-            if not fence:
-                fence = mark
-            elif mark.startswith(fence) and not bare.strip(bare[0]).strip():
-                fence = ""  # a `# comment` in a code block is no title
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now  # a `# comment` in a code block is no title
             continue
         if not fence and line.startswith("# "):
             title = plain_inline(line[2:].strip().rstrip("#"))
