@@ -400,3 +400,34 @@ def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):
     kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
     assert kws["deployment/_index.md"] == ["deployment"]
     assert kws["templates/_index.md"] == ["templates"]
+
+
+_MDX_LINE = st.sampled_from(["import A from 'a';", "export const x = 1;", "  import nested", "```js", "```", "~~~",
+                             "", "Text.", "# Title", "<Tabs>", "export default {", "}", "importance is key"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MDX_LINE, max_size=30))
+def test_without_esm_only_drops_lines_and_is_stable(lines):
+    body = "\n".join(lines)
+    out = index.without_esm(body)
+    kept = out.split("\n") if out else []
+    it = iter(body.split("\n"))
+    assert all(any(line == other for other in it) for line in kept)  # a subsequence of the lines: nothing added
+    assert index.without_esm(out) == out
+    if not any(line.startswith(("import ", "export ")) for line in lines):
+        assert out == body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["", "de/", "fr/", "en/", "it/", "guides/", "pt-br/"]),
+                          st.sampled_from(["a.md", "b.md", "c/d.md", "e.mdx"])), max_size=25))
+def test_translations_are_language_folders_that_mirror(pairs):
+    paths = [folder + name for folder, name in pairs]
+    found = scaffold.translations(paths)
+    assert found == scaffold.translations(list(reversed(paths)))  # the same tree, the same answer
+    for folder in found:
+        assert scaffold._language(folder) is not None
+        assert any(p.startswith(folder + "/") for p in paths)
+    kept = [p for p in paths if not p.startswith(tuple(f + "/" for f in found))]
+    assert kept or not paths  # one language is always left
