@@ -143,3 +143,19 @@ def test_a_header_held_back_by_the_warm_share_is_not_said_to_be_over_budget():
     assert plan.entries[0].cut and len(plan.output) <= 10000
     assert plan.omitted and all(r == "warm share" for r in plan.reasons)
     assert "(budget)" not in plan.output
+
+
+def test_the_hot_doc_with_the_turns_best_part_is_printed_first():
+    """The turn's best sections lead the output, whichever doc holds them: the HOT docs are printed by their best
+    part, not by the doc ranking that made them HOT (the WARM headers after them, in rank order)."""
+    from context_router.turn.tiers import Candidate
+
+    docs = {**views(3), "w.md": DocView(lambda: "# W\n" + "w" * 50, "# W\n" + "w" * 50, True)}
+    cands = [Candidate("d00.md", 1.0, "HOT"), Candidate("d01.md", 1.0, "HOT"), Candidate("w.md", 0.5, "WARM"),
+             Candidate("d02.md", 1.0, "HOT")]
+    plan = fit(cands, docs, LAYOUT, 25000, 1, 4, relevance={"d00.md": 2.0, "d01.md": 9.0, "d02.md": 5.0},
+               parts={"d00.md": {1: 2.0}, "d01.md": {1: 9.0}, "d02.md": {1: 5.0}})
+    assert [e.path for e in plan.entries] == ["d01.md", "d02.md", "d00.md", "w.md"]
+    # Without the text's ranking (keyword mode), the order is the ranking's.
+    plan = fit(cands, docs, LAYOUT, 25000, 1, 4, pack=False)
+    assert [e.path for e in plan.entries] == ["d00.md", "d01.md", "w.md", "d02.md"]

@@ -160,6 +160,11 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     the conversation; the HOT docs share the budget in that order (else in rank order). pack: HOT docs share
     the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
     what it needs of what is left, in rank order."""
+    if pack and relevance:
+        # The HOT docs are printed by their best part, best first: the turn's best sections lead the output,
+        # whichever doc holds them (the caps and tiers were settled by rank before).
+        hot = sorted((c for c in cands if c.tier == HOT), key=lambda c: -relevance.get(c.path, 0.0))
+        cands = [*hot, *(c for c in cands if c.tier != HOT)]
     sep = _separator_cost(layout)
     # Reserve room for the box at its widest: every count and the total at their largest.
     remembers = any(v.known is not None for v in views.values())
