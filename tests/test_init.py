@@ -431,3 +431,20 @@ def test_translations_are_language_folders_that_mirror(pairs):
         assert any(p.startswith(folder + "/") for p in paths)
     kept = [p for p in paths if not p.startswith(tuple(f + "/" for f in found))]
     assert kept or not paths  # one language is always left
+
+
+def test_dependency_folders_are_never_docs(ctx, tmp_path):
+    """Tried as a new user would: `ctx init .` in a project with no .gitignore routed node_modules' READMEs."""
+    write_docs(tmp_path, {"README.md": "# My app\n\nRead the guide.\n", "docs/guide.md": "# Guide\n\nHow it works.\n",
+                          "node_modules/lodash/README.md": "# Lodash\n\nUtilities.\n",
+                          "web/node_modules/react/CHANGELOG.md": "# Changelog\n",
+                          "venv/lib/python3.12/site-packages/pkg-1.0.dist-info/LICENSE.md": "# MIT\n"})
+    assert sorted(index.scan(str(tmp_path)).files) == ["README.md", "docs/guide.md"]
+    assert ctx("init", ".").code == 0
+    assert sorted(yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]) == \
+        ["README.md", "docs/guide.md"]
+    from context_router.store import observe
+
+    assert not observe.listable(str(tmp_path), str(tmp_path / "node_modules" / "x" / "README.md"))
+    assert not observe.listable(str(tmp_path), str(tmp_path / "node_modules"))
+    assert observe.listable(str(tmp_path), str(tmp_path / "docs" / "guide.md"))

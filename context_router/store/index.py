@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 WARM_MARKER = "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->"
 IGNORE_FILES = (".gitignore", ".ctxignore")
+# Folders of installed dependencies: their READMEs and changelogs are other projects' docs, never these, and a
+# project without a .gitignore (or docs at its root) still has them.
+DEPENDENCY_FOLDERS = frozenset({"node_modules", "site-packages", "bower_components", "__pycache__"})
 MAX_IGNORE_BYTES = 1_000_000
 MAX_IGNORE_LINES = 10_000
 MAX_PATTERN_CHARS = 512
@@ -207,7 +210,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
         rel = os.path.relpath(real, real_root)
         if rel == ".":
             return True
-        if any(part.startswith(".") for part in rel.split(os.sep)):
+        if any(part.startswith(".") or part in DEPENDENCY_FOLDERS for part in rel.split(os.sep)):
             return False
         return ignored is None or not ignored(rel.replace(os.sep, "/") + ("/" if is_dir else ""))
 
@@ -277,7 +280,7 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
                     files[relpath] = (st.st_mtime_ns, st.st_size)
                 elif entry.is_dir(follow_symlinks=False):
                     relpath = rel + name + "/"
-                    if ignored is None or not ignored(relpath):
+                    if name not in DEPENDENCY_FOLDERS and (ignored is None or not ignored(relpath)):
                         subfolders.append(name)
                         walk(entry.path, relpath)
                 elif entry.is_symlink():

@@ -14,7 +14,7 @@ import os
 import threading
 import time
 
-from .index import IGNORE_FILES
+from .index import DEPENDENCY_FOLDERS, IGNORE_FILES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,12 +33,13 @@ REFUSED: set[str] = set()  # roots the OS would not observe: not tried again
 
 def listable(root: str, path: str) -> bool:
     """Whether `path` lies inside `root` where a scan could list it: not in a hidden folder (the state's own
-    `.ctx`, `.git`), not a hidden file other than an ignore file."""
+    `.ctx`, `.git`) or a dependencies' one (`node_modules`: an install is thousands of changes), not a hidden
+    file other than an ignore file."""
     rel = os.path.relpath(path, root)
     if rel == "." or rel.startswith(".."):
         return False
     *folders, name = rel.split(os.sep)
-    if any(f.startswith(".") for f in folders):
+    if any(f.startswith(".") or f in DEPENDENCY_FOLDERS for f in folders) or name in DEPENDENCY_FOLDERS:
         return False
     return name in IGNORE_FILES or not name.startswith(".")
 
