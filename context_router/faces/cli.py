@@ -430,13 +430,12 @@ def init(docs: str | None = typer.Argument(
     written = scaffold.write_config(output, docs, body, force)
     foreign = body.get("_translations") or []
     if foreign:
-        named = scaffold.folders_named(foreign)
         ignore = scaffold.leave_out(docs, foreign)
         if ignore is not None:
-            print(f"wrote {ignore} (translations left out: {named}; delete a line to route that language)")
+            print(f"wrote {ignore} (translations left out: {scaffold.folders_named(foreign)}; delete a line to "
+                  "route that language)")
         else:
-            _warn(f"warning: {named} hold translations of the docs: list them in "
-                  f"{os.path.join(docs, scaffold.IGNORE_FILE)} (`/{foreign[0]}/`) to route one language")
+            _warn(f"warning: {scaffold.translations_note(docs, foreign)}")
     if "derived_keywords" in body:
         print(f"wrote {written} ({len(body['derived_keywords'])} docs with derived keywords: evidence for a doc; "
               "move a phrase to `keywords` to make a mention bring its doc in full)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 
@@ -187,9 +186,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
     foreign = scaffold.translations(docs)
     if foreign:
-        ignore = os.path.join(cfg.docs_root, scaffold.IGNORE_FILE)
-        findings.append(Finding("warning", f"{scaffold.folders_named(foreign)} hold translations of the docs: list "
-                                           f"them in {ignore} (`/{foreign[0]}/`) to route one language"))
+        findings.append(Finding("warning", scaffold.translations_note(cfg.docs_root, foreign)))
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
         problem = index.split_front_matter(text)[2] if text is not None else None

@@ -298,6 +298,12 @@ def folders_named(folders: Sequence[str]) -> str:
     return ", ".join(f + "/" for f in folders[:4]) + more
 
 
+def translations_note(docs: str, folders: Sequence[str]) -> str:
+    """What `ctx init` and `ctx check` say of translation folders the docs' ignore files do not leave out."""
+    return (f"{folders_named(folders)} hold translations of the docs: list them in "
+            f"{os.path.join(docs, IGNORE_FILE)} (`/{folders[0]}/`) to route one language")
+
+
 def leave_out(docs: str, folders: Sequence[str]) -> str | None:
     """Write the docs folder's .ctxignore to leave these folders out; None when it has one already (the user's:
     ctx never rewrites it)."""

@@ -9,9 +9,8 @@ Only the files are read, never the tools run.
 from __future__ import annotations
 
 import os
-import stat
 
-from . import mkdocs
+from . import index, mkdocs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,27 +24,19 @@ MAX_BYTES = 1_000_000  # a real SUMMARY.md or book.toml is a few KB; a bigger on
 _ENTRY = r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)"
 
 
-def _read(path: str) -> str | None:
-    """A small regular file's text, or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+def _read(folder: str, name: str) -> str | None:
+    """A small file's text, read as a doc is (index.read_bytes: inside the folder, never blocking), or None.
+    A stat first: on a turn the file is most often not there, and that costs one call."""
+    if not os.path.isfile(os.path.join(folder, name)):
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-            return None
-        return os.read(fd, MAX_BYTES + 1).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    data = index.read_bytes(folder, name, limit=MAX_BYTES + 1)
+    return data.decode("utf-8", errors="replace") if data is not None and len(data) <= MAX_BYTES else None
 
 
 def book_src(folder: str) -> str | None:
     """The source folder of the book whose book.toml is in this folder (mdBook's `[book] src`, by default
     `src`), or None when there is no book.toml here."""
-    text = _read(os.path.join(folder, BOOK))
+    text = _read(folder, BOOK)
     if text is None:
         return None
     src = "src"
@@ -81,7 +72,7 @@ def summary_titles(docs_root: str) -> dict[str, str] | None:
     found = find_summary(docs_root)
     if found is None:
         return None
-    text = _read(found[0])
+    text = _read(*os.path.split(found[0]))
     if text is None:
         return None
     import re  # only when a doc is read, never on a turn that reads none
