@@ -343,7 +343,7 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
 
 
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
-    """Tried as a new user would on Starlight's docs: 16 folders of translations, 300 of its 338 pages, put
+    """Tried as a new user would on Starlight's docs: 16 folders of translations, 301 of its 338 pages, put
     French and Chinese pages beside the English ones on English prompts (their code blocks are the same)."""
     page = ("# Overriding components\n\nReplace a built-in component such as the footer with your own: name it in "
             "the `components` option of the config.\n\n```js\ncomponents: { Footer: './src/Footer.astro' }\n```\n")
