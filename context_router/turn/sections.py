@@ -125,7 +125,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     def compose(opening: str, kept: set[int], short: bool) -> str:
         return _compose(opening, rest, kept, path, short, sent, hint)
 
-    top = max((relevance[j] for j in new if j in relevance), default=0.0)
+    # The floor is the doc's best part, held or not: a doc whose best part the conversation holds does not
+    # fill its room with parts far weaker than it (a kept doc earns its room again from this prompt).
+    top = max((v for j, v in relevance.items() if j > 0), default=0.0)
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= PART_FLOOR * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
