@@ -64,10 +64,10 @@ def test_init_prints_the_next_steps(ctx, tmp_path):
     assert res.code == 0
     lines = res.out.splitlines()
     assert lines[0].startswith("wrote config.yaml (2 docs with derived keywords")
-    assert lines[1] == "next:"
-    assert [line.split()[:3] for line in lines[2:]] == [
+    assert lines[1:3] == ["indexed 2 docs", "next:"]
+    assert [line.split()[:3] for line in lines[3:]] == [
         ["ctx", "check", "check"], ["ctx", "route", '"a'], ["ctx", "hook", "install"]]
-    for line in lines[2:4]:  # each step runs as printed
+    for line in lines[3:5]:  # each step runs as printed
         command = line.strip().split("  ")[0].split(" ", 2)[1:]
         args = [command[0], *(command[1].strip('"').split() if len(command) > 1 else [])]
         assert ctx(*args).code == 0
@@ -76,6 +76,35 @@ def test_init_prints_the_next_steps(ctx, tmp_path):
     target = tmp_path / "elsewhere" / "ctx.yaml"
     assert f"  ctx check --config {target}" in res.out and "hook install" not in res.out
     assert ctx("check", "--config", str(target)).code == 0
+
+
+def test_init_indexes_the_docs_so_a_hooks_first_turn_reads_them_all(ctx, tmp_path):
+    """A hook's turn reads docs for index_budget_ms and serves what is indexed so far; after `ctx init` the
+    first prompt is answered from every doc, not from the few read in time."""
+    docs = {f"page{i:02}.md": f"# Page {i}\n\n" + "Plain words about the product. " * 40 for i in range(60)}
+    docs["page59.md"] += "\nThe zorblax valve opens at dawn.\n"
+    write_docs(tmp_path / "docs", docs)
+    assert ctx("init", "docs").code == 0
+    with open(tmp_path / "config.yaml", "a", encoding="utf-8") as fh:
+        fh.write("index_budget_ms: 1\n")  # a turn reads almost nothing itself
+    prompt = json.dumps({"prompt": "when does the zorblax valve open?", "session_id": "s1"}).encode()
+    res = ctx("hook", "claude", stdin=prompt)
+    context = json.loads(res.out)["hookSpecificOutput"]["additionalContext"] if res.out.strip() else ""
+    assert "page59.md" in context and "indexed in the background" not in res.out + res.err
+
+
+def test_init_sends_a_big_folder_to_the_background_indexer(ctx, tmp_path, monkeypatch):
+    from context_router.faces import cli
+    from context_router.store import background
+
+    from .test_background import indexed, wait_for
+
+    write_docs(tmp_path / "docs", {f"p{i}.md": f"# P{i}\n\nword{i}\n" for i in range(5)})
+    monkeypatch.setattr(cli, "INIT_INDEX_DOCS", 3)
+    res = ctx("init", "docs")
+    assert res.code == 0 and "indexing 5 docs in the background" in res.out
+    state = os.environ["CTX_STATE"]
+    assert wait_for(lambda: not background.running(os.path.dirname(state)) and indexed(tmp_path / "config.yaml") == 5)
 
 
 NOISE = {

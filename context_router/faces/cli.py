@@ -441,7 +441,31 @@ def init(docs: str | None = typer.Argument(
               "move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    _index_new(written, len(body.get("derived_keywords", body.get("keywords", {}))))
     print("\n".join(scaffold.next_steps(output, os.getcwd())))
+
+
+INIT_INDEX_DOCS = 2_000  # docs `ctx init` indexes itself; a bigger folder is indexed in the background
+
+
+def _index_new(config: str, n_docs: int) -> None:
+    """Index the docs of the config just written, so that the first prompt reads all of them: a hook's turn
+    reads for index_budget_ms and would answer its first prompts from the docs indexed so far. A big folder
+    goes to the background indexer, as a turn would send it."""
+    from .. import indexer
+    from ..workspace import index_in_background
+    from .views import Progress
+
+    if not n_docs:
+        return
+    if n_docs > INIT_INDEX_DOCS:
+        _with_workspace(config, None, index_in_background)
+        print(f"indexing {n_docs:,} docs in the background (`ctx status` says how far it is)")
+        return
+    with Progress("indexed") as tick:
+        ran = _with_workspace(config, None, lambda ws: indexer.run(ws, tick))
+    if ran:
+        print(f"indexed {n_docs:,} docs")
 
 
 @app.command()
