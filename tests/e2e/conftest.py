@@ -53,9 +53,9 @@ def npm_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("node and npm are not on PATH: the real clients are not run")
     prefix = Path(os.environ.get("CTX_E2E_NPM") or tmp_path_factory.mktemp("npm"))
     bin_dir = prefix / "node_modules" / ".bin"
-    if not all((bin_dir / c).exists() for c in CLIENTS):
-        home = prefix / "npm-home"  # npm's cache and config stay in the temp folder too
-        home.mkdir(parents=True, exist_ok=True)
+    home = prefix / "npm-home"  # npm's cache and config stay in the temp folder too
+    home.mkdir(parents=True, exist_ok=True)
+    if not all(_runs(bin_dir / c, home) for c in CLIENTS):  # an install stopped half way leaves a stub behind
         res = subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-fund", "--no-audit", "--no-save",
                               "--fetch-retries", "1", "--fetch-timeout", "60000",
                               *CLIENTS.values()], capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
@@ -64,7 +64,19 @@ def npm_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
             lines = res.stderr.strip().splitlines() or ["?"]
             why = next((line for line in lines if " code " in line or "errno" in line.lower()), lines[0])
             pytest.skip(f"npm could not install the clients (no network?): {why}")
+        broken = [c for c in CLIENTS if not _runs(bin_dir / c, home)]
+        if broken:
+            pytest.skip(f"npm installed {', '.join(broken)} without a program that runs (a native package left out?)")
     return bin_dir
+
+
+def _runs(program: Path, home: Path) -> bool:
+    """Whether the installed client starts: `--version` exits 0 (with the temp folder as HOME)."""
+    try:
+        return subprocess.run([str(program), "--version"], capture_output=True, timeout=60,
+                              env={**os.environ, "HOME": str(home)}).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
 @pytest.fixture(scope="session")
