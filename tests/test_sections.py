@@ -155,12 +155,15 @@ def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, 
 
 def test_a_held_best_part_does_not_let_weak_parts_fill_the_room():
     """The conversation holds the doc's best part: the parts that scored far below it are not printed in its
-    place; a part that scored near it is."""
+    place; a part that scored near it is, and so is its best new part."""
     body = "# T\n\nWhat the page is.\n\n" + "".join(f"## S{i}\n\n" + FILLER * 3 + "\n\n" for i in range(6))
     relevance = {1: 10.0, 2: 8.0, 3: 3.0, 4: 3.0, 5: 3.0}
     done = sections.cut(body, 9000, relevance, "t.md", "# T", sent={1: 3})
     assert done is not None and done.parts - {0} == {2}
     assert "## S1\n" in done.text and "## S2\n" not in done.text and "## S0\n" not in done.text  # part j: S{j-1}
+    # Its best new part is printed however weak beside what the conversation holds; the next is not.
+    done = sections.cut(body, 9000, {1: 10.0, 2: 2.0, 3: 1.5}, "t.md", "# T", sent={1: 3})
+    assert done is not None and done.parts - {0} == {2}
 
 
 def test_a_doc_that_opens_with_a_section_prints_it_once():

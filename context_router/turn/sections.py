@@ -125,14 +125,14 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     def compose(opening: str, kept: set[int], short: bool) -> str:
         return _compose(opening, rest, kept, path, short, sent, hint)
 
-    # The floor is the doc's best part, held or not: a doc whose best part the conversation holds does not
-    # fill its room with parts far weaker than it (a kept doc earns its room again from this prompt).
+    # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
+    # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= PART_FLOOR * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
-        if j in new and relevance[j] >= PART_FLOOR * top:
+        if j in new and (relevance[j] >= PART_FLOOR * top or not kept and relevance[j] > 0):
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
