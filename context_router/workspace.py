@@ -228,7 +228,8 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     time, the docs left unread (IndexView.pending) and a full check that is due (IndexView.due) are the
     background indexer's work. prompt: the turn's; the changed docs it names are read first. wait: a turn
     someone waits for (`ctx route`, not a hook): it lists the whole folder and reads up to WAIT_DOCS changed
-    docs whatever the time, so a repo of a few hundred docs is whole from its first turn.
+    docs whatever the time, so a repo of a few hundred docs is whole from its first turn; a hook's first turn
+    on a state with no index reads up to FIRST_TURN_DOCS so.
     """
     cfg, store = ws.config, ws.store
     meta = _index_meta(ws, clear=True)
@@ -275,7 +276,7 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
             changes = index.diff(cfg.docs_root, files, cached, cfg.warm.lines, cfg.max_doc_bytes,
                                  analyser(cfg), deadline,
                                  (lambda paths: named_docs(ws, prompt, paths)) if prompt else None, nav_titles(cfg),
-                                 WAIT_DOCS if wait else 0)
+                                 WAIT_DOCS if wait else FIRST_TURN_DOCS if meta is None else 0)
         complete = changes is None or not changes.pending
         # A quick scan may trust these folders only while the index holds every doc they list.
         trusted = {"folders": scan.folders, "full_at": started, "cursor": ""}
@@ -314,6 +315,11 @@ def named_docs(ws: Workspace, prompt: str, paths: list[str]) -> set[str]:
 
 FOLDERS_KEY = "folders"
 WAIT_DOCS = 2_000  # changed docs `ctx route` reads before its time budget counts (about a second of reading)
+# A hook's turn with no index at all (a fresh clone: the config is committed, `.ctx/` is not) reads this many
+# changed docs whatever the time, as `ctx route` reads WAIT_DOCS: a folder of a few hundred docs is whole for
+# the first prompt, not the quarter of it read in 300 ms, and the first turn stays far from the hosts' hook
+# timeouts (5 to 10 s) at any size. Later turns keep the budget.
+FIRST_TURN_DOCS = 300
 QUICK_FROM_DOCS = 500  # below this many docs every turn stats every doc (about 3 ms per 500)
 SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place
 FULL_SCAN_EVERY_S = 60.0  # a quick scan trusts folders this long; then everything is scanned again

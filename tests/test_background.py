@@ -287,3 +287,23 @@ def test_ctx_route_waits_for_the_whole_index_of_a_few_hundred_docs(ctx, tmp_path
     assert "d123.md" not in {e.path for e in hook.plan.entries}  # the hook keeps its deadline: read in part
     res = ctx("route", "changed123", "--config", str(cfg), "--format", "json")
     assert res.code == 0 and json.loads(res.out)["files"][0]["path"] == "d123.md"
+
+
+def test_a_hook_turn_with_no_index_yet_reads_a_few_hundred_docs_whatever_the_time(tmp_path, isolated_state,
+                                                                                   monkeypatch):
+    """A fresh clone (the config committed, `.ctx/` not): the first turn reads FIRST_TURN_DOCS changed docs
+    whatever its budget, so a folder of a few hundred docs is whole for the first prompt; later turns keep the
+    budget. What is checked is what the reads are asked for, not how fast they run."""
+    from context_router import workspace
+    from context_router.store import index
+
+    cfg = project(tmp_path, budget_ms=1)
+    asked = []
+    real = index.diff
+    monkeypatch.setattr(index, "diff", lambda *a, **k: asked.append(a[9]) or real(*a, **k))
+    route(TurnRequest("word001 please", host="plain"), str(cfg))
+    assert asked == [workspace.FIRST_TURN_DOCS] and indexed(cfg) >= workspace.FIRST_TURN_DOCS
+    assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    (tmp_path / "docs" / "d001.md").write_text("# Doc 001\n\nchanged\n")
+    route(TurnRequest("word001 please", host="plain"), str(cfg))
+    assert asked[1:] == [0]
