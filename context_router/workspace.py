@@ -316,9 +316,10 @@ def named_docs(ws: Workspace, prompt: str, paths: list[str]) -> set[str]:
 FOLDERS_KEY = "folders"
 WAIT_DOCS = 2_000  # changed docs `ctx route` reads before its time budget counts (about a second of reading)
 # A hook's turn with no index at all (a fresh clone: the config is committed, `.ctx/` is not) reads this many
-# changed docs whatever the time, as `ctx route` reads WAIT_DOCS: a folder of a few hundred docs is whole for
-# the first prompt, not the quarter of it read in 300 ms, and the first turn stays far from the hosts' hook
-# timeouts (5 to 10 s) at any size. Later turns keep the budget.
+# changed docs whatever the time (at most 20 KB each on average: index.AT_LEAST_DOC_BYTES), as `ctx route`
+# reads WAIT_DOCS: a folder of a few hundred docs is whole for the first prompt, not the quarter of it read in
+# 300 ms, and the first turn stays far from the hosts' hook timeouts (5 to 10 s) at any size. Later turns keep
+# the budget.
 FIRST_TURN_DOCS = 300
 QUICK_FROM_DOCS = 500  # below this many docs every turn stats every doc (about 3 ms per 500)
 SAMPLE_DOCS = 256  # docs statted afresh by each quick scan, in rotation, to catch edits in place

@@ -79,6 +79,20 @@ def test_diff_reads_only_changed_files(tmp_path):
     assert [d.path for d in changes.changed] == ["a.md"] and changes.removed == ("b.md",)
 
 
+def test_docs_read_whatever_the_deadline_are_bounded_by_their_size_too(tmp_path):
+    """`at_least` docs are read past the deadline while they hold AT_LEAST_DOC_BYTES each on average: a
+    folder of huge generated pages is not read whole by a turn that promised to stay short."""
+    small = {f"s{i}.md": "# S\n\nshort page\n" for i in range(6)}
+    big = {f"b{i}.md": "# B\n\n" + "word " * (index.AT_LEAST_DOC_BYTES // 2) for i in range(6)}
+    for name, docs in (("small", small), ("big", big)):
+        write_docs(tmp_path / name, docs)
+        files = index.scan(str(tmp_path / name)).files
+        changes = index.diff(str(tmp_path / name), files, {}, 25, 10**7, deadline=0.0, at_least=5)
+        read = len(changes.changed)
+        # past its deadline from the start: 5 small docs, but only as many big ones as 5 x 20 KB holds
+        assert read == (5 if name == "small" else 2) and len(changes.pending) == 6 - read
+
+
 def test_hostile_files_are_skipped(tmp_path):
     outside = tmp_path / "outside"
     root = tmp_path / "root"

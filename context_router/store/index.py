@@ -656,6 +656,10 @@ class Changes:
     pending: tuple[str, ...] = ()  # changed docs not read before the deadline: the next pass reads them
 
 
+AT_LEAST_DOC_BYTES = 20_000  # docs read whatever the deadline hold this much each on average (a docs folder's
+# pages: 4 to 15 KB), so 300 of them cost about a second at most, not 300 pages of megabytes
+
+
 def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_lines: int,
          max_bytes: int, analyse: Analyse | None = None, deadline: float | None = None,
          first: Callable[[list[str]], Collection[str]] | None = None,
@@ -665,11 +669,13 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
     `cached` holds skipped files too, so a binary file is sniffed once, not every turn. Past `deadline`
     (time.monotonic()) the docs still to read are left `pending`; `first` picks, among the docs to read, those
     to read before the others (the ones a turn's prompt names), so a turn short of time has them. `titles`:
-    the site's title for a doc without one (mkdocs.titler). `at_least`: docs read whatever the deadline.
+    the site's title for a doc without one (mkdocs.titler). `at_least`: docs read whatever the deadline, while
+    they hold at most AT_LEAST_DOC_BYTES each on average (a folder of huge generated pages is not read whole).
     """
     import time
 
     changed: list[Doc] = []
+    size = 0  # bytes of the docs read
     skipped: list[str] = []
     warnings: list[str] = []
     pending: list[str] = []
@@ -680,9 +686,11 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
             todo = [rel for rel in todo if rel in named] + [rel for rel in todo if rel not in named]
     for rel in todo:
         st = found[rel]
-        if pending or (deadline is not None and len(changed) >= max(1, at_least) and time.monotonic() > deadline):
+        enough = len(changed) >= max(1, at_least) or (changed and size >= at_least * AT_LEAST_DOC_BYTES)
+        if pending or (deadline is not None and enough and time.monotonic() > deadline):
             pending.append(rel)
             continue
+        size += st[1]
         doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse, titles)
         if doc is None:
             skipped.append(rel)
