@@ -462,15 +462,16 @@ def _index_new(config: str, n_docs: int) -> None:
         _with_workspace(config, None, index_in_background)
         print(f"indexing {n_docs:,} docs in the background (`ctx status` says how far it is)")
         return
+    def index(ws: Any) -> int | None:
+        if not indexer.run(ws, tick):
+            return None  # another indexer holds the lock: it does the work
+        with ws.store.read_transaction():
+            return int(ws.store.doc_count())
+
     with Progress("indexed") as tick:
-        ran = _with_workspace(config, None, lambda ws: indexer.run(ws, tick))
-    if ran:  # else another indexer holds the lock: it does the work
-        print(f"indexed {_with_workspace(config, None, _doc_count):,} docs")
-
-
-def _doc_count(ws: Any) -> int:
-    with ws.store.read_transaction():
-        return int(ws.store.doc_count())
+        indexed = _with_workspace(config, None, index)
+    if indexed is not None:
+        print(f"indexed {indexed:,} docs")
 
 
 @app.command()

@@ -686,7 +686,7 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
             todo = [rel for rel in todo if rel in named] + [rel for rel in todo if rel not in named]
     for rel in todo:
         st = found[rel]
-        enough = len(changed) >= max(1, at_least) or (changed and size >= at_least * AT_LEAST_DOC_BYTES)
+        enough = len(changed) >= max(1, at_least) or (bool(changed) and size >= at_least * AT_LEAST_DOC_BYTES)
         if pending or (deadline is not None and enough and time.monotonic() > deadline):
             pending.append(rel)
             continue
