@@ -159,3 +159,26 @@ def test_the_hot_doc_with_the_turns_best_part_is_printed_first():
     # Without the text's ranking (keyword mode), the order is the ranking's.
     plan = fit(cands, docs, LAYOUT, 25000, 1, 4, pack=False)
     assert [e.path for e in plan.entries] == ["d00.md", "d01.md", "w.md", "d02.md"]
+
+
+def test_a_doc_whose_opening_is_the_turns_best_part_gets_room_for_all_of_it():
+    """A README with no `##` sections is all opening: when the turn ranks that opening best, the doc's room
+    holds the whole of it (the answer is in its table at the end), not only the opening's first lines."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    body = "# Schema\n\n" + "Background on the schema tool. " * 30 + "\n\n| version | template |\n|---|---|\n" + \
+        "".join(f"| 1.{n} | v00{n} |\n" for n in range(20, 30))
+    ranked = {0: 9.0}
+    doc = DocView(lambda: body, "# Schema", True,
+                  lambda room, sent, hint: sections.cut(body, room, ranked, "readme.md", "# Schema", sent, hint))
+    other_body = "# Other\n\nintro\n" + "".join(f"\n## Part {j}\n" + "y" * 900 + "\n" for j in range(12))
+    other = DocView(lambda: other_body, "# Other", True, lambda room, sent, hint: sections.cut(
+        other_body, room, {j: 5.0 for j in range(1, 13)}, "other.md", "# Other", sent, hint))
+    cands = [Candidate("readme.md", 1.0, "HOT"), Candidate("other.md", 1.0, "HOT")]
+    plan = fit(cands, {"readme.md": doc, "other.md": other}, LAYOUT, 10000, 1, 2,
+               relevance={"readme.md": 9.0, "other.md": 5.0},
+               parts={"readme.md": ranked, "other.md": {j: 5.0 for j in range(1, 13)}})
+    assert len(plan.output) <= 10000
+    assert "| 1.29 | v0029 |" in plan.entries[0].text  # the opening's last line: all of it is shown
+    assert plan.entries[1].path == "other.md" and plan.entries[1].cut  # the other doc's parts fill the rest

@@ -324,7 +324,8 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     """The room of each HOT doc, from the turn's best parts across all of them: the parts are taken best first,
     whichever doc holds them, while they fit in `pool` (a doc's first part also pays for its opening and its
     lines); a doc is shown whole when it is small, or when its whole costs no more than the parts it earned.
-    A HOT doc with no ranked part (a keyword or a pin made it HOT) gets room for its opening and first part."""
+    A HOT doc with no ranked part but its opening (a keyword or a pin made it HOT) gets room for its opening and
+    first part."""
     hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
     order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
     whole: dict[str, int] = {}
@@ -349,10 +350,13 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         sizes[cand.path] = [len(s.text) + 2 for s in split]
         opening = len(opening_of(split[0].text)) if split and split[0].text else len(view.header)
         fixed[cand.path] = measure(layout.hot(i + 1, cand.path, cand.score, "")) + opening + CUT_OVERHEAD
-        ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 < j < len(split) and v > 0}
-        if ranked:
-            items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
-        else:
+        # The opening is ranked as a part too: when it answers, it is shown whole, and costs what it adds to the
+        # shortened opening the doc's first part pays for.
+        ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 <= j < len(split) and v > 0}
+        if split and 0 in ranked:
+            sizes[cand.path][0] = max(0, sizes[cand.path][0] - opening)
+        items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
+        if not any(j > 0 for j in ranked):
             room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][1] if len(split) > 1 else 0))
             rooms[cand.path] = room
             left -= room
