@@ -182,3 +182,24 @@ def test_a_doc_whose_opening_is_the_turns_best_part_gets_room_for_all_of_it():
     assert len(plan.output) <= 10000
     assert "| 1.29 | v0029 |" in plan.entries[0].text  # the opening's last line: all of it is shown
     assert plan.entries[1].path == "other.md" and plan.entries[1].cut  # the other doc's parts fill the rest
+
+
+def test_the_leading_docs_next_part_goes_before_a_weaker_docs_best_part_of_about_its_score():
+    """Parts earn room by their score weighed by their doc's best part: the doc that holds the turn's best part
+    is where more of the answer is, and a weaker doc's first part also costs its opening."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    def doc(name: str, ranked: dict[int, float]) -> DocView:
+        body = f"# {name}\n\nintro\n" + "".join(f"\n## {name} part {j}\n" + "q" * 1500 + "\n" for j in range(1, 7))
+        return DocView(lambda: body, f"# {name}", True,
+                       lambda room, sent, hint: sections.cut(body, room, ranked, f"{name}.md", f"# {name}", sent, hint))
+
+    lead, other = {1: 10.0, 2: 8.0}, {1: 8.5}
+    cands = [Candidate("a.md", 1.0, "HOT"), Candidate("b.md", 1.0, "HOT")]
+    plan = fit(cands, {"a.md": doc("a", lead), "b.md": doc("b", other)}, LAYOUT, 5000, 1, 2,
+               relevance={"a.md": 10.0, "b.md": 8.5}, parts={"a.md": lead, "b.md": other})
+    assert len(plan.output) <= 5000
+    text = plan.output
+    assert "## a part 1" in text and "## a part 2" in text  # 8.0 in the leading doc ...
+    assert "## b part 1" not in text  # ... before 8.5 in a doc whose best is 85% of the turn's best
