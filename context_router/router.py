@@ -160,7 +160,7 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
                 second, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)})
     named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
     return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
-                        cfg.hot.threshold, cfg.warm.threshold, held)
+                        cfg.hot.threshold, cfg.warm.threshold, held, lexical.names_topic(said, counts, n_docs))
 
 
 COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little

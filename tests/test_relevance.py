@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_router.turn import sections
+from context_router.turn import lexical, sections
 from context_router.turn.render import MarkdownLayout
 from context_router.turn.tiers import HOT, Candidate, DocView, fit
 
@@ -238,6 +238,29 @@ def test_a_follow_up_that_names_nothing_keeps_the_conversations_doc(ctx, tmp_pat
     follow = turn(ctx, cfg, "ok, and then?")
     billing = next(f for f in follow["files"] if f["path"] == "modules/billing.md")
     assert billing["tier"] == HOT and {"lexical:best", "lexical:kept"} & set(billing["reasons"])
+
+
+def test_a_follow_up_in_words_many_docs_use_keeps_the_conversations_doc(ctx, tmp_path):
+    """"ok whats the exact command" names no topic: its one known word is in a quarter of the docs, so its own
+    ranking (the doc that says "command" most) is no evidence against the doc the conversation is on."""
+    docs = {**{f"tools/t{i:02}.md": f"# Tool {i}\n\nRun `tool{i}` to start it{' by its command' if i < 2 else ''}.\n"
+               + FILLER for i in range(10)},
+            "tools/cli.md": "# CLI\n\nEvery command, command by command: the command line.\n" + FILLER,
+            "ops/rollback.md": "# Rollback\n\nWhen the canary's 5xx rate stays over 1% for ten minutes, roll the "
+                               "release back with `deploy undo --to previous`.\n" + FILLER}
+    cfg = project(tmp_path, docs)
+    assert tiers_of(turn(ctx, cfg, "canary 5xx rate is high, do we roll back?"))["ops/rollback.md"] == HOT
+    follow = turn(ctx, cfg, "ok whats the exact command")
+    rollback = next(f for f in follow["files"] if f["path"] == "ops/rollback.md")
+    assert rollback["tier"] == HOT and "lexical:kept" in rollback["reasons"]
+    assert "deploy undo --to previous" in follow["context"]
+
+
+def test_a_prompt_names_a_topic_by_a_word_few_docs_hold():
+    counts = {"command": 30, "exact": 12, "rollback": 2, "absent": 0}
+    assert lexical.names_topic(["exact", "rollback"], counts, 200)  # in 1% of the docs
+    assert not lexical.names_topic(["whats", "exact", "command", "absent"], counts, 200)  # 6% and 15%, or none
+    assert lexical.names_topic(["only"], {"only": 1}, 5)  # a word of one doc always does
 
 
 def test_a_kept_doc_earns_its_place_again_from_the_prompts_own_ranking(ctx, tmp_path):
