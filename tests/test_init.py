@@ -315,6 +315,54 @@ def test_without_esm_leaves_markdown_as_it_is():
     assert index.without_esm("Plain text.\n") == "Plain text.\n"
 
 
+LICENSED = """---
+title: Rate limiting
+---
+
+<!--
+#
+# Licensed to the Example Software Foundation (ESF) under one or more
+# contributor license agreements.
+#
+-->
+
+## Attributes
+
+| burst | number | Requests over the rate and under the burst are delayed. |
+
+<!-- Old headings. Do not remove or links may break. -->
+<a id="the-burst"></a>
+
+Set `nodelay` to stop the delay.<!-- ignore -->
+"""
+
+
+def test_html_comments_are_not_the_docs_text(ctx, tmp_path):
+    """Tried as a new user would on an Apache project's docs: every page opens with its licence in an HTML
+    comment, `# Licensed to ...` lines that a rendered page never shows. ctx printed them as the opening of
+    every HOT doc and as the whole 25-line WARM header."""
+    write_docs(tmp_path / "docs", {"plugins/limit-req.md": LICENSED,
+                                   "intro.md": "# Intro\n\nWhat this gateway is, in a few words of prose.\n"})
+    assert ctx("init").code == 0
+    data = json.loads(ctx("route", "what happens to requests over the burst", "--format", "json").out)
+    assert data["files"][0]["path"] == "plugins/limit-req.md"
+    shown = data["context"]
+    assert "under the burst are delayed" in shown and "Set `nodelay` to stop the delay." in shown
+    assert "Licensed" not in shown and "Old headings" not in shown and "<!--" not in shown
+    show = ctx("show", "plugins/limit-req.md")
+    assert show.code == 0 and "Licensed" not in show.out and "under the burst are delayed" in show.out
+
+
+def test_without_comments_keeps_code_inline_code_and_the_warm_marker():
+    marker = index.WARM_MARKER
+    body = (f"Intro.\n{marker}\n<!-- a note\nover lines -->\nText <!-- x --> more.\n```html\n<!-- kept -->\n```\n"
+            "Write `<!-- more -->` to cut an excerpt.\n<!-- never closed\n")
+    assert index.without_comments(body) == (f"Intro.\n{marker}\nText  more.\n```html\n<!-- kept -->\n```\n"
+                                            "Write `<!-- more -->` to cut an excerpt.\n<!-- never closed\n")
+    assert index.without_comments("No comment here.\n") == "No comment here.\n"
+    assert index.body_of("---\ntitle: A\n---\n<!-- licence -->\nText.\n", "a.md") == "Text.\n"
+
+
 def test_a_folder_without_docs_is_said(ctx, tmp_path):
     write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
     res = ctx("init")

@@ -517,10 +517,60 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
 
 
 def body_of(text: str, rel: str) -> str:
-    """The text of the doc at `rel` without its front matter (not parsed: printing a doc needs no YAML), and
-    an MDX doc's without its imports and exports."""
-    body = _front_matter_block(text)[1]
+    """The text of the doc at `rel` without its front matter (not parsed: printing a doc needs no YAML), as a
+    reader sees it (readable)."""
+    return readable(_front_matter_block(text)[1], rel)
+
+
+def readable(body: str, rel: str) -> str:
+    """A doc's text as its reader sees it: without HTML comments, and an MDX doc's without its imports and
+    exports."""
+    body = without_comments(body)
     return without_esm(body) if rel.endswith(".mdx") else body
+
+
+def without_comments(body: str) -> str:
+    """The text without its HTML comments (`<!-- ... -->`, on one line or over several) outside code blocks: a
+    rendered page never shows them, and a docs folder's are licence headers (`# Licensed to the Apache ...`,
+    read as headings and shown as a WARM doc's first 25 lines), "do not edit" markers and notes to its
+    writers. The WARM marker stays (it ends the WARM header). A line that held only a comment goes with it; an
+    unclosed `<!--` is kept as text. Plain string work: the hook path never imports re."""
+    if "<!--" not in body:
+        return body
+    out: list[str] = []
+    fence = ""
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        now = _fence(fence, line) if "<!--" not in line or fence else None
+        if now is not None:
+            fence = now
+        if fence or now is not None or "<!--" not in line or line.strip() == WARM_MARKER:
+            out.append(line)
+            continue
+        kept = ""
+        rest = line
+        while "<!--" in rest:
+            start = rest.index("<!--")
+            if (kept + rest[:start]).count("`") % 2:  # in inline code: `<!-- more -->` is text
+                kept += rest[:start + 4]
+                rest = rest[start + 4:]
+                continue
+            end = rest.find("-->", start + 4)
+            while end < 0 and i < len(lines):  # the comment goes on over the next lines
+                rest += "\n" + lines[i]
+                i += 1
+                end = rest.find("-->", start + 4)
+            if end < 0:  # never closed: a page renders it as text
+                break
+            kept += rest[:start]
+            rest = rest[end + 3:]
+        kept += rest
+        if kept.strip() or not line.strip().startswith("<!--"):
+            out.append(kept)
+    return "\n".join(out)
 
 
 def without_esm(body: str) -> str:
@@ -611,8 +661,7 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode).
     titles: path -> the title the site gives a doc that has none of its own (mkdocs.titler)."""
     meta, body, warning = split_front_matter(text)
-    if rel.endswith(".mdx"):
-        body = without_esm(body)
+    body = readable(body, rel)
     warnings = [warning] if warning else []
     title = _title_of(body, meta, rel, titles)
     header, truncated = header_of(body, warm_lines)
