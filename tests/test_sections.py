@@ -131,7 +131,7 @@ def test_a_long_section_is_cut_into_parts_that_keep_the_text():
 
 
 section_body = st.tuples(st.sampled_from(["# T\n", ""]), st.lists(st.tuples(
-    st.sampled_from(["", "## A", "### B", "## C c"]), st.text(alphabet="xyz \n`~", max_size=900)), max_size=12)).map(
+    st.sampled_from(["", "## A", "### B", "## C c"]), st.text(alphabet="xyz |\n`~", max_size=900)), max_size=12)).map(
     lambda t: t[0] + "\n".join(f"{h}\n{x}" for h, x in t[1]))
 
 
@@ -257,3 +257,46 @@ def test_a_section_shown_in_part_is_not_named_as_not_shown():
     assert "[cut; not shown: Other (1 of 2 sections)" in done.text
     only = sections.cut("# T\n\nintro\n\n## Big\n\n" + para * 6, 2500, {second: 1.0}, "t.md", "# T")
     assert only is not None and "[cut; not shown: Big (1 of 1 sections)" in only.text
+
+
+def plugin_page() -> str:
+    """A gateway plugin's reference page: a 4,000-char table of options, then examples that repeat them."""
+    rows = [f"| option_{i} | string | False | | | {FILLER[:220]} |" for i in range(12)]
+    rows.insert(7, "| nodelay | boolean | False | false | | If true, do not delay requests within the burst "
+                   "threshold. |")
+    lines = ["# Rate limiting", "", "Limits the rate of requests to a route.", "", "## Attributes", "",
+             "| Name | Type | Required | Default | Valid values | Description |", "|---|---|---|---|---|---|",
+             *rows, ""]
+    for i in range(6):
+        lines += [f"### Example {i}", "", f"Set `rate` and `burst`, and `nodelay` to {i % 2 == 0}:", "", "```json",
+                  '{"limit-req": {"rate": 1, "burst": 2, "nodelay": true, "rejected_code": 429}}', "```", "",
+                  FILLER * 3, ""]
+    return "\n".join(lines)
+
+
+def test_a_long_table_is_cut_between_its_rows_and_the_answering_row_is_shown(ctx, tmp_path):
+    """Tried as a new user would on an API gateway's reference docs: the row that answers sat in one 4,000-char
+    `## Attributes` part, which lost its room to the examples that repeat the option's name."""
+    page = plugin_page()
+    parts = sections.split(page)
+    table = [p for p in parts if p.title == "Attributes"]
+    assert len(table) > 1 and all(len(p.text) <= sections.PART_CHARS + 400 for p in table)
+    assert [p.joint for p in table[1:]] == ["\n"] * (len(table) - 1)  # they go on with the table
+    whole = page[page.index("| Name |"):page.index("\n\n### Example 0")]
+    assert whole in sections.find(page, "Attributes")  # `ctx show` prints the table whole
+    project(tmp_path, {"plugins/limit-req.md": page, **OTHERS})
+    data = route(ctx, "what does nodelay do for requests within the burst?", "--budget", "2500")
+    assert "If true, do not delay requests within the burst threshold." in data["context"]
+    assert data["used_chars"] <= 2500
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.lists(st.text(alphabet="xyz ", min_size=1, max_size=300), min_size=1, max_size=40))
+def test_a_table_cut_between_its_rows_reads_back_whole(rows):
+    table = "| a | b |\n|---|---|\n" + "\n".join(f"| {r} |" for r in rows)
+    body = f"# Page\n\nIntro.\n\n## Options\n\n{table}\n"
+    parts = [p for p in sections.split(body) if p.title == "Options"]
+    assert all(p.joint == "\n" for p in parts[1:])
+    assert sections.find(body, "Options") == f"## Options\n\n{table}"
+    done = sections.cut(body, 100_000, {j: 1.0 for j in range(1, len(parts) + 1)}, "p.md", "# Page", {})
+    assert done is not None and table in done.text  # every part shown: one table, as the doc has it
