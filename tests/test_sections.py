@@ -282,6 +282,8 @@ def test_a_long_table_is_cut_between_its_rows_and_the_answering_row_is_shown(ctx
     table = [p for p in parts if p.title == "Attributes"]
     assert len(table) > 1 and all(len(p.text) <= sections.PART_CHARS + 400 for p in table)
     assert [p.joint for p in table[1:]] == ["\n"] * (len(table) - 1)  # they go on with the table
+    header = "| Name | Type | Required | Default | Valid values | Description |\n|---|---|---|---|---|---|"
+    assert {p.lead for p in table[1:]} == {header}  # printed above a part's rows when it is shown alone
     whole = page[page.index("| Name |"):page.index("\n\n### Example 0")]
     assert whole in sections.find(page, "Attributes")  # `ctx show` prints the table whole
     project(tmp_path, {"plugins/limit-req.md": page, **OTHERS})
@@ -300,3 +302,8 @@ def test_a_table_cut_between_its_rows_reads_back_whole(rows):
     assert sections.find(body, "Options") == f"## Options\n\n{table}"
     done = sections.cut(body, 100_000, {j: 1.0 for j in range(1, len(parts) + 1)}, "p.md", "# Page", {})
     assert done is not None and table in done.text  # every part shown: one table, as the doc has it
+    last = len(parts)  # (part numbers count the opening: the table's last part is the section's last)
+    alone = sections.cut(body, 100_000, {last: 1.0}, "p.md", "# Page", {})
+    assert alone is not None and parts[-1].text in alone.text
+    if len(parts) > 1:  # a part shown without the one before it opens with its table's header rows
+        assert f"## Options (part)\n| a | b |\n|---|---|\n{parts[-1].text}" in alone.text

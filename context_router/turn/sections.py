@@ -35,6 +35,7 @@ class Section:
     text: str  # the heading line (in the first part) and everything up to the next part
     part: int = 0  # 0: the section's first part; 1, 2...: the parts after it
     joint: str = "\n\n"  # what joins it to the part before: a line break when it goes on with that part's table
+    lead: str = ""  # the header rows of the table it goes on with: printed above its rows when shown alone
 
 
 def split(body: str) -> list[Section]:
@@ -65,22 +66,34 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
     if len(text) <= PART_CHARS:
         return [Section(title, level, text)]
     chunks: list[list[str]] = [[]]
-    size = 0
+    leads: list[str | None] = [None]  # a chunk that starts inside a table: that table's header rows
+    head: list[str] = []  # the header rows of the table the line is in (its first two: names, then the marks)
+    prev = ""
     fenced = False
+    size = 0
     for line in lines:
         # A fence indented in a list item or a tab (mkdocs' `=== "Tab"`) holds code too: no part ends inside.
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-        if not fenced and size >= PART_CHARS and (not line.strip() or _row(line) and _row(chunks[-1][-1])):
+        inside = _row(line) and _row(prev)
+        if not fenced and size >= PART_CHARS and (not line.strip() or inside):
             chunks.append([])
+            leads.append("\n".join(head) if inside else None)
             size = 0
+        if not _row(line):
+            head = []
+        elif len(head) < 2:
+            head.append(line)
         chunks[-1].append(line)
         size += len(line) + 1
+        prev = line
     out: list[Section] = []
-    for chunk in chunks:
+    for chunk, lead in zip(chunks, leads, strict=True):
         text = "\n".join(chunk).strip("\n")
-        if text:  # a part that starts at a row goes on with the table of the part before
-            out.append(Section(title, level, text, len(out), "\n" if out and _row(chunk[0]) else "\n\n"))
+        if text and out and lead is not None:  # it starts inside a table: it goes on with the part before
+            out.append(Section(title, level, text, len(out), "\n", lead))
+        elif text:
+            out.append(Section(title, level, text, len(out)))
     return out
 
 
@@ -198,7 +211,8 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     for j, section in enumerate(rest, start=1):
         if j in kept:
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
-                parts.append(f"{'#' * section.level} {section.title} (part)\n{section.text}")
+                lead = f"{section.lead}\n" if section.lead else ""  # its table's header rows
+                parts.append(f"{'#' * section.level} {section.title} (part)\n{lead}{section.text}")
             elif section.part > 0 and section.joint != "\n\n":  # the rows after the part before's: one table
                 parts[-1] += section.joint + section.text
             else:
