@@ -363,6 +363,16 @@ def test_without_comments_keeps_code_inline_code_and_the_warm_marker():
     assert index.body_of("---\ntitle: A\n---\n<!-- licence -->\nText.\n", "a.md") == "Text.\n"
 
 
+@settings(max_examples=200, deadline=None)
+@given(pieces=st.lists(st.tuples(st.text(alphabet="ab \n#", max_size=30), st.text(alphabet="xy \n#", max_size=30)),
+                       max_size=8), tail=st.text(alphabet="ab \n", max_size=30))
+def test_closed_comments_leave_the_text_around_them(pieces, tail):
+    body = "".join(f"{text}<!--{note}-->" for text, note in pieces) + tail
+    kept = index.without_comments(body)
+    assert "".join(kept.split()) == "".join(("".join(t for t, _ in pieces) + tail).split())
+    assert "x" not in kept and "y" not in kept
+
+
 def test_a_folder_without_docs_is_said(ctx, tmp_path):
     write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
     res = ctx("init")

@@ -537,9 +537,12 @@ def without_comments(body: str) -> str:
     unclosed `<!--` is kept as text. Plain string work: the hook path never imports re."""
     if "<!--" not in body:
         return body
+    lines = body.split("\n")
+    closes = [len(lines)] * (len(lines) + 1)  # the first line at or after each that holds a "-->": one pass, so
+    for k in range(len(lines) - 1, -1, -1):  # an unclosed "<!--" in a big doc costs no scan of the rest per line
+        closes[k] = k if "-->" in lines[k] else closes[k + 1]
     out: list[str] = []
     fence = ""
-    lines = body.split("\n")
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -559,14 +562,16 @@ def without_comments(body: str) -> str:
                 rest = rest[start + 4:]
                 continue
             end = rest.find("-->", start + 4)
-            while end < 0 and i < len(lines):  # the comment goes on over the next lines
-                rest += "\n" + lines[i]
-                i += 1
-                end = rest.find("-->", start + 4)
-            if end < 0:  # never closed: a page renders it as text
+            if end >= 0:
+                kept += rest[:start]
+                rest = rest[end + 3:]
+                continue
+            close = closes[i]  # the comment goes on over the next lines
+            if close == len(lines):  # never closed: a page renders it as text
                 break
             kept += rest[:start]
-            rest = rest[end + 3:]
+            rest = lines[close][lines[close].index("-->") + 3:]
+            i = close + 1
         kept += rest
         if kept.strip() or not line.strip().startswith("<!--"):
             out.append(kept)
