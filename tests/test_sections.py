@@ -281,7 +281,7 @@ def test_a_long_table_is_cut_between_its_rows_and_the_answering_row_is_shown(ctx
     parts = sections.split(page)
     table = [p for p in parts if p.title == "Attributes"]
     assert len(table) > 1 and all(len(p.text) <= sections.PART_CHARS + 400 for p in table)
-    assert [p.joint for p in table[1:]] == ["\n"] * (len(table) - 1)  # they go on with the table
+    assert all(p.lead for p in table[1:])  # they go on with the table
     header = "| Name | Type | Required | Default | Valid values | Description |\n|---|---|---|---|---|---|"
     assert {p.lead for p in table[1:]} == {header}  # printed above a part's rows when it is shown alone
     whole = page[page.index("| Name |"):page.index("\n\n### Example 0")]
@@ -298,7 +298,7 @@ def test_a_table_cut_between_its_rows_reads_back_whole(rows):
     table = "| a | b |\n|---|---|\n" + "\n".join(f"| {r} |" for r in rows)
     body = f"# Page\n\nIntro.\n\n## Options\n\n{table}\n"
     parts = [p for p in sections.split(body) if p.title == "Options"]
-    assert all(p.joint == "\n" for p in parts[1:])
+    assert all(p.lead == "| a | b |\n|---|---|" for p in parts[1:])
     assert sections.find(body, "Options") == f"## Options\n\n{table}"
     done = sections.cut(body, 100_000, {j: 1.0 for j in range(1, len(parts) + 1)}, "p.md", "# Page", {})
     assert done is not None and table in done.text  # every part shown: one table, as the doc has it

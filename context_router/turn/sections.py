@@ -34,8 +34,8 @@ class Section:
     level: int  # 2 or 3; 0 for the opening part
     text: str  # the heading line (in the first part) and everything up to the next part
     part: int = 0  # 0: the section's first part; 1, 2...: the parts after it
-    joint: str = "\n\n"  # what joins it to the part before: a line break when it goes on with that part's table
-    lead: str = ""  # the header rows of the table it goes on with: printed above its rows when shown alone
+    lead: str = ""  # the header rows of the table it goes on with (its rows follow the part before's): printed
+    # above its rows when it is shown alone
 
 
 def split(body: str) -> list[Section]:
@@ -91,7 +91,7 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
     for chunk, lead in zip(chunks, leads, strict=True):
         text = "\n".join(chunk).strip("\n")
         if text and out and lead is not None:  # it starts inside a table: it goes on with the part before
-            out.append(Section(title, level, text, len(out), "\n", lead))
+            out.append(Section(title, level, text, len(out), lead))
         elif text:
             out.append(Section(title, level, text, len(out)))
     return out
@@ -118,7 +118,8 @@ def find(body: str, name: str) -> str | None:
     end = first + 1
     while end < len(sections) and (sections[end].part > 0 or sections[end].level > sections[first].level):
         end += 1
-    return "".join((s.joint if i else "") + s.text for i, s in enumerate(sections[first:end]))
+    shown = sections[first:end]
+    return shown[0].text + "".join(("\n" if s.lead else "\n\n") + s.text for s in shown[1:])
 
 
 def titles(body: str) -> list[str]:
@@ -213,8 +214,8 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
                 lead = f"{section.lead}\n" if section.lead else ""  # its table's header rows
                 parts.append(f"{'#' * section.level} {section.title} (part)\n{lead}{section.text}")
-            elif section.part > 0 and section.joint != "\n\n":  # the rows after the part before's: one table
-                parts[-1] += section.joint + section.text
+            elif section.lead:  # the rows after the part before's: one table
+                parts[-1] += "\n" + section.text
             else:
                 parts.append(section.text)
         elif j not in sent:
