@@ -308,11 +308,24 @@ def test_an_mdx_site_is_read_as_markdown_without_its_imports(ctx, tmp_path):
 
 
 def test_without_esm_leaves_markdown_as_it_is():
-    body = "import A from 'a';\n\nText.\n\n```js\nimport b from 'b';\n```\nexport const x = 1;\n\nEnd.\n"
-    assert index.without_esm(body) == "Text.\n\n```js\nimport b from 'b';\n```\n\nEnd.\n"
+    body = "Text.\n\nimport A from 'a';\n\n```js\nimport b from 'b';\n```\nexport const x = 1;\n\nEnd.\n"
+    assert index.without_esm(body) == "Text.\n\n\n```js\nimport b from 'b';\n```\n\nEnd.\n"
     assert index.body_of(body, "page.md") == body  # a markdown doc's lines are its text, whatever they say
     assert index.body_of(body, "page.mdx") == index.without_esm(body)
     assert index.without_esm("Plain text.\n") == "Plain text.\n"
+
+
+def test_a_markdown_page_that_opens_with_an_import_is_read_as_mdx():
+    """Docusaurus reads `.md` pages as MDX: a page written for it opens with its `<head>` metadata and its
+    imports, which a reader never sees; a markdown page whose text only mentions an import keeps it."""
+    page = ("---\ntitle: key-auth\n---\n\n<head>\n  <link rel=\"canonical\" href=\"https://example.com/key-auth\" />\n"
+            "</head>\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n## Description\n\n"
+            "Text.\n\nexport const tabs = 2;\n\n```js\nimport b from 'b';\n```\n")
+    assert index.body_of(page, "plugins/key-auth.md") == "## Description\n\nText.\n\n\n```js\nimport b from 'b';\n```\n"
+    assert index.body_of("import './setup.css';\n\n# Page\n", "page.md") == "# Page\n"
+    for kept in ("# Page\n\nimport A from 'a';\n", "import the module first.\n", "<header>\nx\n</header>\n",
+                 "<head>\nnever closed\n"):
+        assert index.body_of(kept, "page.md") == kept
 
 
 LICENSED = """---

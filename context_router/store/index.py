@@ -523,10 +523,28 @@ def body_of(text: str, rel: str) -> str:
 
 
 def readable(body: str, rel: str) -> str:
-    """A doc's text as its reader sees it: without HTML comments, and an MDX doc's without its imports and
-    exports."""
-    body = without_comments(body)
-    return without_esm(body) if rel.endswith(".mdx") else body
+    """A doc's text as its reader sees it: without HTML comments and a leading `<head>` block, and an MDX
+    doc's without its imports and exports. A `.md` doc that opens with an import is MDX too: Docusaurus
+    reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';` (in
+    plain markdown no page starts with JavaScript; a paragraph further on that starts with "import " stays)."""
+    body = without_head(without_comments(body))
+    return without_esm(body) if rel.endswith(".mdx") or _opens_with_import(body) else body
+
+
+def without_head(body: str) -> str:
+    """The text without the `<head>` block it opens with: the page's metadata for the site (a canonical link,
+    a title for the browser tab), never shown on the page."""
+    start = len(body) - len(body.lstrip())
+    if not body.startswith("<head>", start):
+        return body
+    end = body.find("</head>", start)
+    return body if end < 0 else body[end + len("</head>"):].lstrip("\n")
+
+
+def _opens_with_import(body: str) -> bool:
+    """Whether the doc's first line of text is an ES module import (`import X from '...'`, `import '...'`)."""
+    first = body.lstrip().split("\n", 1)[0]
+    return first.startswith("import ") and (" from '" in first or ' from "' in first or first[7:8] in "'\"")
 
 
 def without_comments(body: str) -> str:

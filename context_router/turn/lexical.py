@@ -59,8 +59,9 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 7  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
-# 6: without HTML comments; 7: long tables cut between rows); the index is built anew when it changes
+FIELDS_VERSION = 8  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+# 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
+# MDX, without a leading `<head>`); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
