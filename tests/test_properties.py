@@ -41,12 +41,15 @@ def test_utf16_units_count_what_a_javascript_host_counts(text):
                               st.floats(0, 1), max_size=30),
        caps=caps_st, budget=st.integers(0, 6000), sizes=st.lists(st.integers(0, 3000), min_size=30, max_size=30),
        xml=st.booleans(), fill=st.sampled_from(["b", "]]>", "<x>&", "\x1b\x0b", "é🔥"]), cut=st.booleans(),
-       measure=st.sampled_from([len, utf16_units, utf8_bytes]))
-def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fill, cut, measure):
+       measure=st.sampled_from([len, utf16_units, utf8_bytes]),
+       ranked=st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(30)]),
+                              st.dictionaries(st.integers(0, 4), st.floats(0.01, 10)), max_size=30))
+def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fill, cut, measure, ranked):
     """Whatever a doc holds: the xml layout escapes it (and may lengthen it); the budget still holds, in the
-    unit the host counts."""
+    unit the host counts, with or without the turn's ranking of the docs' parts (ranked)."""
     def body(i: int) -> str:
-        return fill * (sizes[i] // len(fill))
+        text = fill * (sizes[i] // len(fill))
+        return text if not ranked else "".join(f"## S{k}\n{text[k::4]}\n" for k in range(4))
 
     def cutter(i: int):
         def cut_to(room: int, sent, hint: bool) -> Cut | None:
@@ -56,7 +59,8 @@ def test_plan_never_exceeds_budget_and_caps(scores, caps, budget, sizes, xml, fi
     views = {f"d{i}.md": DocView(lambda i=i: body(i), "h" * (sizes[i] // 4), True, cutter(i)) for i in range(30)}
     layout = XmlLayout(lambda p: ("kw",)) if xml else MarkdownLayout(lambda p: ("kw",))
     fs = {p: FileScore(s) for p, s in scores.items()}
-    plan = fit(candidates(rank(fs, frozenset()), caps), views, layout, budget, 3, 30, measure=measure)
+    plan = fit(candidates(rank(fs, frozenset()), caps), views, layout, budget, 3, 30, measure=measure,
+               relevance={p: max(r.values()) for p, r in ranked.items() if r} or None, parts=ranked or None)
     assert measure(plan.output) <= budget
     if xml and plan.output:
         ET.fromstring(plan.output)

@@ -203,3 +203,38 @@ def test_the_leading_docs_next_part_goes_before_a_weaker_docs_best_part_of_about
     text = plan.output
     assert "## a part 1" in text and "## a part 2" in text  # 8.0 in the leading doc ...
     assert "## b part 1" not in text  # ... before 8.5 in a doc whose best is 85% of the turn's best
+
+
+def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_its_header():
+    """The turn's best sections, whichever doc holds them: a WARM doc whose part the turn ranks among its best
+    shows that part where its first lines would be; a WARM doc whose parts rank low, or whose best part the
+    conversation holds, or is longer than a header, shows its header, as keyword mode always does."""
+    from context_router.turn import memory, sections
+    from context_router.turn.tiers import WARM_PART_CHARS, Candidate
+
+    def doc(name: str, size: int = 600, known: dict[str, int] | None = None) -> DocView:
+        body = f"# {name}\n\nWhat {name} is.\n" + "".join(f"\n## {name} part {j}\n" + "p" * size + "\n"
+                                                     for j in range(1, 4))
+        return DocView(lambda: body, f"# {name}\n\nWhat {name} is.", True, known=known)
+
+    hot_body = "# Hot\n\nintro\n\n## Hot part 1\n" + "h" * 300 + "\n"
+    hot = DocView(lambda: hot_body, "# Hot", True)
+    cands = [Candidate("hot.md", 1.0, "HOT"), Candidate("a.md", 0.6, "WARM"), Candidate("b.md", 0.5, "WARM")]
+    parts = {"hot.md": {1: 10.0}, "a.md": {2: 8.0, 1: 2.0}, "b.md": {3: 2.0}}
+    views = {"hot.md": hot, "a.md": doc("a"), "b.md": doc("b")}
+    plan = fit(cands, views, LAYOUT, 10000, 1, 3, relevance={"hot.md": 10.0}, parts=parts)
+    a, b = plan.entries[1], plan.entries[2]
+    assert a.tier == "WARM" and "## a part 2" in a.text and "What a is." not in a.text
+    assert "mention" in a.text  # the hint to expand it stays
+    assert "What b is." in b.text and "## b part 3" not in b.text  # 2.0 is under half of the turn's best
+    # The conversation holds a's part: its header, as before.
+    held = sections.split(views["a.md"].body() or "")[2].text
+    views["a.md"] = doc("a", known={memory.unit(memory.PART, held): 1})
+    plan = fit(cands, views, LAYOUT, 10000, 2, 3, relevance={"hot.md": 10.0}, parts=parts)
+    assert "What a is." in plan.entries[1].text
+    # A part longer than a header, and keyword mode: the header.
+    views["a.md"] = doc("a", size=WARM_PART_CHARS + 10)
+    assert "What a is." in fit(cands, views, LAYOUT, 10000, 1, 3, relevance={"hot.md": 10.0},
+                               parts=parts).entries[1].text
+    views["a.md"] = doc("a")
+    assert "What a is." in fit(cands, views, LAYOUT, 10000, 1, 3, pack=False, parts=parts).entries[1].text

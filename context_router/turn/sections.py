@@ -212,8 +212,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     for j, section in enumerate(rest, start=1):
         if j in kept:
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
-                lead = f"{section.lead}\n" if section.lead else ""  # its table's header rows
-                parts.append(f"{'#' * section.level} {section.title} (part)\n{lead}{section.text}")
+                parts.append(alone(section))
             elif section.lead:  # the rows after the part before's: one table
                 parts[-1] += "\n" + section.text
             else:
@@ -237,6 +236,15 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         total = len({s.title or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
         parts.append(_left_out_line(skipped, total, path, hint))
     return "\n\n".join(p for p in parts if p)
+
+
+def alone(section: Section) -> str:
+    """A part as it is shown without the one before it: a later part of a section carries its section's
+    heading (and its table's header rows)."""
+    if section.part == 0:
+        return section.text
+    lead = f"{section.lead}\n" if section.lead else ""
+    return f"{'#' * section.level} {section.title} (part)\n{lead}{section.text}"
 
 
 def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT_NAMES) -> str:
