@@ -544,7 +544,7 @@ def without_head(body: str) -> str:
 def _opens_with_import(body: str) -> bool:
     """Whether the doc's first line of text is an ES module import (`import X from '...'`, `import '...'`)."""
     first = body.lstrip().split("\n", 1)[0]
-    return first.startswith("import ") and (" from '" in first or ' from "' in first or first[7:8] in "'\"")
+    return first.startswith("import ") and (" from '" in first or ' from "' in first or first[7:8] in ("'", '"'))
 
 
 def without_comments(body: str) -> str:
