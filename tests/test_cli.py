@@ -286,6 +286,27 @@ def test_check_lists_weak_keywords_with_a_suggestion(ctx, tmp_path):
     assert "stripe" not in out
 
 
+def test_check_puts_many_shared_keywords_on_one_line(ctx, tmp_path):
+    # A site's front matter gives every page the same search keywords: one warning between them, the most
+    # shared first, not one each.
+    pages = {f"p{i}.md": f"---\nkeywords: [api gateway, plugin, proxy{i % 2}, router{i % 3}]\n---\n# Page {i}\n"
+             for i in range(6)}
+    write_docs(tmp_path / "d", pages)
+    (tmp_path / "config.yaml").write_text("docs: d\n")
+    res = ctx("check")
+    lines = [line for line in res.out.splitlines() if "each name several docs" in line]
+    assert res.code == 0 and len(lines) == 1, res.out
+    assert lines[0].startswith("warning: 4 keywords each name several docs ('api gateway' 6 docs, 'plugin' 6 docs, "
+                               "'proxy0' 3 docs, ... (+1 more))")
+    assert "names" not in res.out
+
+
+def test_check_suggests_the_title_that_holds_a_common_keyword(ctx, tmp_path):
+    write_docs(tmp_path / "d", {"tutorials/responses.md": "# Cache API responses\n"})
+    (tmp_path / "config.yaml").write_text("docs: d\nkeywords: {tutorials/responses.md: [cache]}\n")
+    assert "a phrase says more (e.g. 'cache api responses')" in ctx("check").out
+
+
 def test_help_everywhere_with_an_example(ctx):
     for args in (["-h"], ["--help"], ["route", "-h"], ["hook", "claude", "--help"], ["hook", "install", "claude", "-h"],
                  ["replay", "--help"], ["show", "-h"]):

@@ -15,7 +15,7 @@ from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 from . import scaffold
 
-UNTITLED_EACH = 3  # docs without a title named one a line; more than this get one line between them
+EACH_LINE = 3  # findings of one kind (docs without a title, shared keywords) one a line; more share one line
 
 
 @dataclass(frozen=True)
@@ -211,14 +211,14 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
             # a book's page has its SUMMARY.md entry.
             untitled.append(path)
-    if len(untitled) <= UNTITLED_EACH:
+    if len(untitled) <= EACH_LINE:
         findings.extend(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only its "
                                            "file name names it") for path in untitled)
     else:  # a folder of such pages gets one line, not one each
-        more = len(untitled) - UNTITLED_EACH
+        more = len(untitled) - EACH_LINE
         findings.append(Finding("warning", f"{len(untitled)} docs have no '# Title' line or front matter `title:`, "
                                            "so only their file names name them: "
-                                           f"{', '.join(untitled[:UNTITLED_EACH])}, ... (+{more} more)"))
+                                           f"{', '.join(untitled[:EACH_LINE])}, ... (+{more} more)"))
     owners: dict[str, set[str]] = {}
     # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
     # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.
@@ -229,13 +229,19 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                 owners.setdefault(kw, set()).add(path)
         for kw in (*cfg.keywords.get(path, ()), *doc.keywords):
             configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
+    shared = sorted(((kw, len(named)) for kw, named in owners.items() if kw in configured
+                     and len(named) >= WEAK_OWNERS), key=lambda item: (-item[1], item[0]))
+    if len(shared) <= EACH_LINE:
+        findings.extend(Finding("warning", f"keyword {kw!r} names {n} docs, so it is weak: it lifts them to WARM, "
+                                           "never HOT alone; give each doc a word of its own") for kw, n in shared)
+    else:  # a site's front matter often gives every page the same few keywords: one line between them
+        more = len(shared) - EACH_LINE
+        named = ", ".join(f"{kw!r} {n} docs" for kw, n in shared[:EACH_LINE]) + f", ... (+{more} more)"
+        findings.append(Finding("warning", f"{len(shared)} keywords each name several docs ({named}), so they are "
+                                           "weak: they lift those docs to WARM, never HOT alone; give each doc a "
+                                           "word of its own"))
     for kw, named in sorted(owners.items()):
-        if kw not in configured:
-            continue
-        if len(named) >= WEAK_OWNERS:
-            findings.append(Finding("warning", f"keyword {kw!r} names {len(named)} docs, so it is weak: it lifts "
-                                               "them to WARM, never HOT alone; give each doc a word of its own"))
-        elif is_weak(kw, len(named)):
+        if kw in configured and len(named) < WEAK_OWNERS and is_weak(kw, len(named)):
             first = sorted(configured[kw])[0]
             findings.append(Finding("warning", f"keyword {kw!r} ({', '.join(sorted(configured[kw]))}) is a common "
                                                "word, so it is weak: it lifts the doc to WARM, never HOT alone; "
@@ -244,12 +250,15 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
 
 
 def _phrase(keyword: str, path: str, title: str) -> str:
-    """An example phrase for a weak keyword: the doc's name, title or folder before it, the first of them
-    that does not hold the keyword already ('cache cache' says no more than 'cache')."""
+    """An example phrase for a weak keyword: the doc's name or title when it holds the keyword and more
+    ('cache api responses' for 'cache'), or the doc's name, title or folder before the keyword, the first of
+    them that does not hold it already ('cache cache' says no more than 'cache')."""
     own = set(keyword_tokens(keyword))
-    folders = path.split("/")[:-1]
-    for name in (doc_name(path), title, *reversed(folders)):
-        words = _plain(name).split()
+    names = [_plain(name).split() for name in (doc_name(path), title)]
+    for words in names:
+        if own < set(keyword_tokens(" ".join(words))):
+            return f" (e.g. '{' '.join(words)}')"
+    for words in (*names, *(_plain(f).split() for f in reversed(path.split("/")[:-1]))):
         if words and not own & set(keyword_tokens(" ".join(words))):
             return f" (e.g. '{' '.join(words)} {keyword}')"
     return " (two or three words people use for this doc)"
