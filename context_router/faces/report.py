@@ -236,8 +236,8 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                                            "never HOT alone; give each doc a word of its own") for kw, n in shared)
     else:  # a site's front matter often gives every page the same few keywords: one line between them
         more = len(shared) - EACH_LINE
-        named = ", ".join(f"{kw!r} {n} docs" for kw, n in shared[:EACH_LINE]) + f", ... (+{more} more)"
-        findings.append(Finding("warning", f"{len(shared)} keywords each name several docs ({named}), so they are "
+        listed = ", ".join(f"{kw!r} {n} docs" for kw, n in shared[:EACH_LINE]) + f", ... (+{more} more)"
+        findings.append(Finding("warning", f"{len(shared)} keywords each name several docs ({listed}), so they are "
                                            "weak: they lift those docs to WARM, never HOT alone; give each doc a "
                                            "word of its own"))
     for kw, named in sorted(owners.items()):
