@@ -15,6 +15,11 @@ from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 from . import scaffold
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 EACH_LINE = 3  # findings of one kind (docs without a title, shared keywords) one a line; more share one line
 
 
@@ -211,14 +216,11 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
             # a book's page has its SUMMARY.md entry.
             untitled.append(path)
-    if len(untitled) <= EACH_LINE:
-        findings.extend(Finding("warning", f"{path}: no '# Title' line or front matter `title:`, so only its "
-                                           "file name names it") for path in untitled)
-    else:  # a folder of such pages gets one line, not one each
-        more = len(untitled) - EACH_LINE
-        findings.append(Finding("warning", f"{len(untitled)} docs have no '# Title' line or front matter `title:`, "
-                                           "so only their file names name them: "
-                                           f"{', '.join(untitled[:EACH_LINE])}, ... (+{more} more)"))
+    findings += _warnings(untitled, lambda path: f"{path}: no '# Title' line or front matter `title:`, so only its "
+                                                 "file name names it",
+                          lambda first, more: f"{len(untitled)} docs have no '# Title' line or front matter "
+                                              f"`title:`, so only their file names name them: {', '.join(first)}, "
+                                              f"... (+{more} more)")
     owners: dict[str, set[str]] = {}
     # Only the keywords someone wrote (config `keywords`, front matter) are judged: a doc's own name and title,
     # and what `ctx init` derived, are evidence that is weak by design when it is common or shared.
@@ -231,15 +233,13 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
     shared = sorted(((kw, len(named)) for kw, named in owners.items() if kw in configured
                      and len(named) >= WEAK_OWNERS), key=lambda item: (-item[1], item[0]))
-    if len(shared) <= EACH_LINE:
-        findings.extend(Finding("warning", f"keyword {kw!r} names {n} docs, so it is weak: it lifts them to WARM, "
-                                           "never HOT alone; give each doc a word of its own") for kw, n in shared)
-    else:  # a site's front matter often gives every page the same few keywords: one line between them
-        more = len(shared) - EACH_LINE
-        listed = ", ".join(f"{kw!r} {n} docs" for kw, n in shared[:EACH_LINE]) + f", ... (+{more} more)"
-        findings.append(Finding("warning", f"{len(shared)} keywords each name several docs ({listed}), so they are "
-                                           "weak: they lift those docs to WARM, never HOT alone; give each doc a "
-                                           "word of its own"))
+    # A site's front matter often gives every page the same few search keywords: one line between them.
+    findings += _warnings(shared, lambda item: f"keyword {item[0]!r} names {item[1]} docs, so it is weak: it lifts "
+                                               "them to WARM, never HOT alone; give each doc a word of its own",
+                          lambda first, more: f"{len(shared)} keywords each name several docs ("
+                                              + ", ".join(f"{kw!r} {n} docs" for kw, n in first)
+                                              + f", ... (+{more} more)), so they are weak: they lift those docs to "
+                                              "WARM, never HOT alone; give each doc a word of its own")
     for kw, named in sorted(owners.items()):
         if kw in configured and len(named) < WEAK_OWNERS and is_weak(kw, len(named)):
             first = sorted(configured[kw])[0]
@@ -247,6 +247,15 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                                                "word, so it is weak: it lifts the doc to WARM, never HOT alone; "
                                                f"a phrase says more{_phrase(kw, first, docs[first].title)}"))
     return tuple(findings)
+
+
+def _warnings(items: list[Any], each: Callable[[Any], str], together: Callable[[list[Any], int], str]
+              ) -> list[Finding]:
+    """One warning a finding, or, past EACH_LINE findings of the kind, one line naming the first of them and
+    counting the rest."""
+    if len(items) <= EACH_LINE:
+        return [Finding("warning", each(item)) for item in items]
+    return [Finding("warning", together(items[:EACH_LINE], len(items) - EACH_LINE))]
 
 
 def _phrase(keyword: str, path: str, title: str) -> str:
