@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from context_router.faces.hooks import run_hook
@@ -328,6 +328,9 @@ docs_st = st.lists(st.sampled_from(["a.md", "b.md", "c.md", "d.md", "e.md", "f.m
 
 
 @settings(max_examples=150, deadline=None)
+@example([("src/a.py", "edit"), ("src/b/c.py", "read"), ("tests/t.py", "read")],
+         {"src/b/c.py": ["f.md", "a.md"], "src/a.py": ["d.md", "e.md"]}, {"tests/t.py": ["b.md", "c.md"]}, {},
+         frozenset(["a.md"]))  # the prompt's doc lifted past MAX_DOCS, so not lifted: nothing is HOT
 @given(st.lists(st.tuples(files_st, st.sampled_from(["read", "edit", "glance"])), max_size=40),
        st.dictionaries(st.sampled_from(["src/a.py", "src/b/c.py", "lib/x.ts"]), docs_st),
        st.dictionaries(st.sampled_from(["src/a.py", "tests/t.py", "d/e/f.go"]), docs_st),

@@ -91,11 +91,12 @@ def signals(files: Sequence[tuple[str, str]], claimed: Mapping[str, Sequence[str
             lifted[doc] = (cause, about)
         if len(lifted) >= MAX_DOCS:
             break
-    elsewhere = bool(prompt_docs - set(lifted))
+    kept = list(lifted.items())[:MAX_DOCS]
+    elsewhere = bool(prompt_docs - {doc for doc, _ in kept})  # a doc the prompt names that no lift here holds
     ceiling = hot - 0.01
     out: list[Signal] = []
     n_hot = 0
-    for doc, (cause, about) in list(lifted.items())[:MAX_DOCS]:
+    for doc, (cause, about) in kept:
         if about and n_hot < HOT_DOCS:
             n_hot += 1
             value = ceiling if elsewhere else 1.0
