@@ -427,7 +427,13 @@ def _nesting(block: str) -> int:
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
-    """(front matter, body, warning)."""
+    """(front matter, body, warning). A doc whose front matter cannot be read is indexed all the same, without
+    it: the warning says so, so a user does not go looking for a doc that went missing."""
+    meta, body, warning = _read_front_matter(text)
+    return meta, body, f"{warning} (the doc is indexed without it)" if warning else None
+
+
+def _read_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     block, body = _front_matter_block(text)
     if block is None:
         return {}, body, None
@@ -436,7 +442,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     if _nesting(block) > MAX_FRONT_MATTER_DEPTH:
         # PyYAML's pure-Python parser spends about a second failing on a few thousand levels: four such docs
         # took a whole turn's indexing time. No front matter of ours nests a tenth as deep.
-        return {}, body, f"invalid front matter: nested over {MAX_FRONT_MATTER_DEPTH} levels deep (not read)"
+        return {}, body, f"invalid front matter: nested over {MAX_FRONT_MATTER_DEPTH} levels deep"
     import yaml  # only for docs that changed and carry front matter
 
     try:
