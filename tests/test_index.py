@@ -160,3 +160,11 @@ def test_ignore_matching_agrees_with_pathspec(lines, paths, folder):
     for path in paths:
         path += "/" if folder else ""
         assert ours.match_file(path) == reference.match_file(path), (lines, path)
+
+
+def test_toml_front_matter_without_a_reader_says_the_doc_is_indexed(monkeypatch):
+    monkeypatch.setattr(index, "toml", lambda: None)
+    meta, body, warning = index.split_front_matter("+++\ntitle = 'T'\n+++\n# T\nbody\n")
+    assert meta == {} and body == "# T\nbody\n"
+    assert warning == ("TOML front matter not read: this Python has no TOML reader; pip install tomli "
+                       "(the doc is indexed without it)")

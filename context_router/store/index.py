@@ -477,7 +477,7 @@ def toml() -> Any:
 def _toml_front_matter(block: str, body: str) -> tuple[dict[str, Any], str, str | None]:
     tomllib = toml()
     if tomllib is None:
-        return {}, body, "TOML front matter not read: this Python has no TOML reader (pip install tomli)"
+        return {}, body, "TOML front matter not read: this Python has no TOML reader; pip install tomli"
     try:
         return tomllib.loads(block), body, None
     except tomllib.TOMLDecodeError as exc:
