@@ -488,3 +488,19 @@ def test_front_matter_is_read_with_libyaml_where_installed(monkeypatch, tmp_path
     monkeypatch.setattr(yaml, "CSafeLoader", Spy)
     meta, body, warning = index.split_front_matter("---\nkeywords: [a, b]\n---\n# T\n")
     assert (meta, warning, len(used)) == ({"keywords": ["a", "b"]}, None, 1)
+
+
+def test_check_names_the_files_it_skipped_after_init_counted_only_the_docs(ctx, tmp_path):
+    docs = tmp_path / "docs"
+    write_docs(docs, {"a.md": "# A\n\nwords\n"})
+    (docs / "bin.md").write_bytes(b"# Bin\n\x00\x01\x02 not text\n")
+    init = ctx("init", str(docs), "-o", str(tmp_path / "config.yaml"))
+    assert init.code == 0
+    assert "indexed 1 doc (1 file skipped, unreadable or binary: `ctx check` names them)" in init.out
+    check = ctx("check", "--config", str(tmp_path / "config.yaml"))  # the index already holds the skip
+    assert check.code == 0
+    assert check.out.splitlines()[0] == "warning: skipped bin.md: unreadable or binary"
+    for n in range(5):
+        (docs / f"bin{n}.md").write_bytes(b"\x00")
+    many = ctx("check", "--config", str(tmp_path / "config.yaml")).out
+    assert "skipped 6 files, unreadable or binary: bin.md, bin0.md, bin1.md, ... (+3 more)" in many

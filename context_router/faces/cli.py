@@ -462,16 +462,19 @@ def _index_new(config: str, n_docs: int) -> None:
         _with_workspace(config, None, index_in_background)
         print(f"indexing {n_docs:,} docs in the background (`ctx status` says how far it is)")
         return
-    def index(ws: Any) -> int | None:
+    def index(ws: Any) -> tuple[int, int] | None:
         if not indexer.run(ws, tick):
             return None  # another indexer holds the lock: it does the work
         with ws.store.read_transaction():
-            return int(ws.store.doc_count())
+            return int(ws.store.doc_count()), len(ws.store.skipped())
 
     with Progress("indexed") as tick:
-        indexed = _with_workspace(config, None, index)
-    if indexed is not None:
-        print(f"indexed {indexed:,} docs")
+        done = _with_workspace(config, None, index)
+    if done is not None:
+        indexed, skipped = done
+        print(f"indexed {indexed:,} {'doc' if indexed == 1 else 'docs'}"
+              + (f" ({skipped:,} {'file' if skipped == 1 else 'files'} skipped, unreadable or binary: `ctx check` "
+                 "names them)" if skipped else ""))
 
 
 @app.command()

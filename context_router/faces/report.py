@@ -186,7 +186,13 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     with ws.store.transaction():
         refresh(ws, messages.append)
         docs = ws.store.docs()
-    findings += [Finding("warning", m.removeprefix("warning: ")) for m in messages]
+        skipped = ws.store.skipped()
+    # The files skipped, by this read or an earlier one (`ctx init` counts only the docs it indexed), in one list.
+    notes = {index.skipped_note(p) for p in skipped}
+    findings += [Finding("warning", m) for m in (m.removeprefix("warning: ") for m in messages) if m not in notes]
+    findings += _warnings(skipped, index.skipped_note,
+                          lambda first, more: f"skipped {len(skipped)} files, unreadable or binary: "
+                                              f"{', '.join(first)}, ... (+{more} more)")
     if not docs:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
     foreign = scaffold.translations(docs)

@@ -714,6 +714,10 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
                claims=claimed_globs(meta), warnings=tuple(warnings))
 
 
+def skipped_note(rel: str) -> str:
+    return f"skipped {rel}: unreadable or binary"
+
+
 def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,
              analyse: Analyse | None = None, titles: Callable[[str], str] | None = None) -> Doc | None:
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
@@ -772,7 +776,7 @@ def diff(root: str, found: Mapping[str, Stat], cached: Mapping[str, Stat], warm_
         doc = load_doc(root, rel, st, warm_lines, max_bytes, analyse, titles)
         if doc is None:
             skipped.append(rel)
-            warnings.append(f"skipped {rel}: unreadable or binary")
+            warnings.append(skipped_note(rel))
             continue
         changed.append(doc)
         warnings.extend(f"{rel}: {w}" for w in doc.warnings)

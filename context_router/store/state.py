@@ -781,6 +781,10 @@ class Store:
         return frozenset(r[0] for r in self._select_in("SELECT path FROM docs WHERE skipped = 0 AND path IN ({})",
                                                        paths))
 
+    def skipped(self) -> list[str]:
+        """The files in the docs folder that are not indexed: binary or unreadable when they were last read."""
+        return [r[0] for r in self.conn.execute("SELECT path FROM docs WHERE skipped = 1 ORDER BY path")]
+
     def doc_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM docs WHERE skipped = 0").fetchone()[0])
 
