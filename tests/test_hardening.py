@@ -496,7 +496,7 @@ def test_check_names_the_files_it_skipped_after_init_counted_only_the_docs(ctx, 
     (docs / "bin.md").write_bytes(b"# Bin\n\x00\x01\x02 not text\n")
     init = ctx("init", str(docs), "-o", str(tmp_path / "config.yaml"))
     assert init.code == 0
-    assert "indexed 1 doc (1 file skipped, unreadable or binary: `ctx check` names them)" in init.out
+    assert "indexed 1 doc (1 file skipped, unreadable or binary: `ctx check` names it)" in init.out
     check = ctx("check", "--config", str(tmp_path / "config.yaml"))  # the index already holds the skip
     assert check.code == 0
     assert check.out.splitlines()[0] == "warning: skipped bin.md: unreadable or binary"

@@ -474,7 +474,7 @@ def _index_new(config: str, n_docs: int) -> None:
         indexed, skipped = done
         print(f"indexed {indexed:,} {'doc' if indexed == 1 else 'docs'}"
               + (f" ({skipped:,} {'file' if skipped == 1 else 'files'} skipped, unreadable or binary: `ctx check` "
-                 "names them)" if skipped else ""))
+                 f"names {'it' if skipped == 1 else 'them'})" if skipped else ""))
 
 
 @app.command()
