@@ -137,7 +137,8 @@ def test_search_snippets_never_bold_inside_a_link_target_url_or_code(tmp_path, m
     monkeypatch.setenv("CTX_STATE", str(tmp_path / "state.db"))
     hits = Tools(str(tmp_path / "config.yaml"), None, str(tmp_path)).search("strict mode")
     assert {h["path"]: h["snippet"] for h in hits} == {
-        "why.md": "Pydantic has a [**strict** **mode**](../concepts/strict_mode.md), see "
+        # The index reads a link by its text, as the rendered page shows it: the snippet has no target to bold.
+        "why.md": "Pydantic has a [**strict** **mode**], see "
                   "https://docs.example/strict_mode or <a href=\"strict_mode.html\">**strict**</a>.\n",
         "how.md": "Set it to `basic` or `strict`: **strict mode**, strict_mode.\n\n```python\nstrict = True\n```\n"}
 

@@ -86,6 +86,33 @@ def test_keyword_mode_has_no_text_evidence(ctx, tmp_path):
     assert turn(ctx, cfg, "how long until a customer gets their money back after a refund?")["files"] == []
 
 
+def test_links_are_read_by_their_text_not_their_target(ctx, tmp_path):
+    # An emoji table whose every row links back to its table of contents is no page about tables of contents.
+    rows = "\n".join(f"| :smile{i}: | `:smile{i}:` | [top](#table-of-contents) |" for i in range(60))
+    docs = {"emojis.md": "# Emojis\n\n| icon | code | |\n|---|---|---|\n" + rows + "\n",
+            "toc.md": "# Page outline\n\nThe outline lists the headings of a page as a table of contents; long "
+                      "pages render it above the text.\n" + FILLER,
+            "intro.md": "# Intro\n\nRead the [outline guide][guide] first.\n\n[guide]: https://example.com/"
+                        "table-of-contents-for-long-pages\n" + FILLER}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "how do I render a table of contents on long pages?")
+    assert tiers_of(data).get("toc.md") == HOT
+    assert tiers_of(data).get("emojis.md") is None and tiers_of(data).get("intro.md") is None
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("see [top](#table-of-contents) now", "see [top] now"),
+    ('![logo](img/a.png "The logo") and [x](https://a.example/(paren))', "![logo] and [x]"),
+    ("[guide]: https://example.com/guide\nNext line", "Next line"),
+    ("   [guide]: <https://example.com>", ""),
+    ("[^1]: a footnote stays", "[^1]: a footnote stays"),
+    ("[an open](link", "[an open](link"),
+    ("plain text", "plain text"),
+])
+def test_readable_text_drops_link_targets(text, read):
+    assert lexical.readable(text) == read
+
+
 def test_generic_file_names_do_not_all_answer_to_their_name(ctx, tmp_path):
     docs = {f"skills/{name}/SKILL.md": f"---\nname: {name}\n---\n# {name.title()}\n\nSteps for {name}.\n"
             for name in ("pdf-report", "changelog", "terraform-plan")}
