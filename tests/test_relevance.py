@@ -131,6 +131,21 @@ def test_a_weak_keyword_lifts_but_does_not_make_hot(ctx, tmp_path):
     assert tiers_of(turn(ctx, cfg, "beta please"))["b.md"] == HOT
 
 
+def test_a_title_the_docs_all_say_lifts_nothing_unless_you_chose_it(ctx, tmp_path):
+    # A site generator's docs: five method pages titled "Site", and "site" in the text of every page.
+    docs = {f"methods/{kind}/site.md": f"# Site\n\nThe {kind} object's site.\n" for kind in
+            ("page", "shortcode", "global", "menu", "taxonomy")}
+    docs |= {f"topics/t{i:02}.md": f"# Topic {i}\n\nHow the site handles topic {i}.\n" for i in range(40)}
+    docs["topics/languages.md"] = "# Languages\n\nA multilingual site lists each language and its weight.\n"
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "how do I add a second language to my site?")
+    assert tiers_of(data).get("topics/languages.md") == HOT
+    assert not [f for f in data["files"] if any(r.startswith("weak-keyword:site") for r in f["reasons"])]
+    chosen = project(tmp_path / "chosen", docs, "keywords: {methods/page/site.md: [site]}\n")
+    lifted = turn(ctx, chosen, "how do I add a second language to my site?")
+    assert [f["path"] for f in lifted["files"] if "weak-keyword:site" in f["reasons"]] == ["methods/page/site.md"]
+
+
 def test_a_doc_named_after_a_stopword_is_not_hot_on_any_sentence(ctx, tmp_path):
     docs = {"in.md": "# in\n\nRun a command in a given directory.\n", "tar.md": "# tar\n\nArchive files.\n"}
     cfg = project(tmp_path, docs)
