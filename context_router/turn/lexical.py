@@ -80,7 +80,8 @@ def readable(text: str) -> str:
     a part of the same docs). Plain string scanning: the hook path never imports re."""
     if "](" not in text and "]:" not in text:
         return text
-    return "\n".join(_without_targets(line) for line in text.split("\n") if not _is_definition(line))
+    return "\n".join(_without_targets(line) if "](" in line else line for line in text.split("\n")
+                     if "]:" not in line or not _is_definition(line))
 
 
 def _is_definition(line: str) -> bool:
