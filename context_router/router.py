@@ -137,8 +137,8 @@ def coactivation_ceiling(cfg: Config) -> float:
     return cfg.hot.threshold - 0.01 if cfg.semantic.enabled else 1.0
 
 
-def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, held: frozenset[str]
-             ) -> lexical.LexicalTurn:
+def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, held: frozenset[str],
+             budget: int) -> lexical.LexicalTurn:
     """The text evidence: ask the text index what the stage needs, hand it the answers."""
     said = lexical.query_words(prompt)
     counts = store.lexical_doc_counts(said)
@@ -160,7 +160,8 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
                 second, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)})
     named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
     return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
-                        cfg.hot.threshold, cfg.warm.threshold, held, lexical.names_topic(said, counts, n_docs))
+                        cfg.hot.threshold, cfg.warm.threshold, held, lexical.names_topic(said, counts, n_docs),
+                        lexical.leaders(budget))
 
 
 COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little
@@ -287,7 +288,7 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
 
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
            ranked_sections: Mapping[str, Mapping[int, float]],
-           known: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, tiers.DocView]:
+           known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
     neither), and a doc that is gone or unreadable since it was indexed is not shown."""
     cfg = ws.config
@@ -313,7 +314,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             if not relevance and section_query:
                 parts = [(s.title, s.text) for s in sections.split(whole)]
                 relevance = dict(ws.store.lexical_sections(parts, section_query, lexical.SECTION_WEIGHTS))
-            return sections.cut(whole, room, relevance, doc.path, header, sent, hint)
+            return sections.cut(whole, room, relevance, doc.path, header, sent, hint, sections.PART_FLOOR * bar)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
                                     known.get(path, {}) if known is not None else None)
@@ -344,8 +345,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     kws = _hint_words(ws, paths, snap.n_docs)
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, paths) if session is not None else None
-    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known), layout, budget, turn,
-                     snap.n_docs, intent, notes, capped, measure,
+    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget)),
+                     layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
                      ranked_sections)
 
@@ -372,10 +373,10 @@ class _Attention:
     recorded: dict[str, tuple[str, ...]]  # the history of the turn: the docs whose score changed beyond decay
 
 
-def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int,
+def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn: int, budget: int,
             pins: Mapping[str, float], work: AgentWork | None = None) -> _Attention:
-    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence, the files the
-    agent worked on, pins.
+    """The attention update of a typed prompt: keyword hits, the semantic and lexical evidence (budget: the
+    turn's room, which says how many docs its best sections may make HOT), the files the agent worked on, pins.
 
     It reads the scores that can rank (at or above the WARM line) and those of the docs the turn touches, and
     sets only the latter: every other score decays where it is kept."""
@@ -405,7 +406,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     lex_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled and cfg.semantic.lexical:
         held = frozenset(p for p, fs in previous.items() if fs.score >= cfg.hot.threshold)
-        lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held)
+        lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held, budget)
         lex_signals = lex_turn.signals
     weak_signals += broad_lifts(cfg, store, broad, hits, lex_turn.relevance if lex_turn is not None else {},
                                 snap.n_docs)
@@ -513,7 +514,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         if work is not None and work.doc_reads and advance and remembers(cfg, req):
             hold_read_docs(ws, name, session.turn, work.doc_reads)
         if typed:
-            att = _update(ws, snap, session, prompt, turn, pins, work)
+            att = _update(ws, snap, session, prompt, turn, budget, pins, work)
             upd, sem_turn, lex_turn = att.update, att.semantic, att.lexical
         else:
             now_scores = scores_at(cfg, snap, store.warm_scores(name, turn), turn)

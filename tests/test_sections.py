@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from context_router.turn import sections
+from context_router.turn import lexical, sections, tiers
 
 from .conftest import write_docs
 
@@ -307,3 +307,23 @@ def test_a_table_cut_between_its_rows_reads_back_whole(rows):
     assert alone is not None and parts[-1].text in alone.text
     if len(parts) > 1:  # a part shown without the one before it opens with its table's header rows
         assert f"## Options (part)\n| a | b |\n|---|---|\n{parts[-1].text}" in alone.text
+
+
+def test_a_turn_with_more_room_lowers_the_parts_bar_and_shows_more_leaders(ctx, tmp_path):
+    """Piped (25,000 chars) a part half as good as the doc's best is shown beside it, and the best sections of
+    five docs make them HOT; a hook's 10,000 keeps the bar and three leaders."""
+    assert tiers.bar(10_000) == tiers.bar(4_000) == 1.0 and tiers.bar(25_000) == 0.4
+    assert lexical.leaders(10_000) == 3 and lexical.leaders(25_000) == 5
+    body = "# T\n\nWhat the page is.\n\n" + "".join(f"## S{i}\n\n" + FILLER * 3 + "\n\n" for i in range(4))
+    relevance = {1: 10.0, 2: 2.0}
+    assert sections.cut(body, 9000, relevance, "t.md", "# T").parts - {0} == {1}
+    assert sections.cut(body, 9000, relevance, "t.md", "# T", floor=sections.PART_FLOOR * 0.4).parts - {0} == {1, 2}
+    docs = {f"tool-{i}.md": f"# Tool {i}\n\n" + FILLER * 4 + f"\n\n## Rollback\n\nTool {i} rolls the canary "
+            "release back with a rollback.\n" for i in range(6)}
+    project(tmp_path, {**docs, **OTHERS})
+
+    def hot(budget: str) -> int:
+        data = route(ctx, "how do I roll a canary release back with a rollback?", "--budget", budget, "--dry-run")
+        return sum(f["tier"] == "HOT" for f in data["files"])
+
+    assert hot("10000") == 3 and hot("25000") == 4  # five leaders, four HOT places (tiers.hot.max_files)

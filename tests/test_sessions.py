@@ -9,7 +9,8 @@ from context_router.router import TurnRequest, route
 
 def test_sessions_lists_them_most_recent_first(ctx, sample):
     assert ctx("sessions", "--config", str(sample)).out.strip() == "no sessions yet"
-    ctx("route", "kestrel", "--config", str(sample), "--session", "abc-123")
+    # A hook's budget: three docs HOT, so the keyword's own doc is among the session's top three.
+    ctx("route", "kestrel", "--config", str(sample), "--session", "abc-123", "--budget", "10000")
     ctx("route", "vault", "--config", str(sample))
     rows = json.loads(ctx("sessions", "--json", "--config", str(sample)).out)
     assert [r["session"] for r in rows] == ["default", "abc-123"]

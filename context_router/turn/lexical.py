@@ -40,7 +40,8 @@ TOPIC_SHARE = 0.05  # a prompt word in at most this share of the docs (or in one
 # answer shown: .claude folders 97.1% -> 99.0%, plain 82.3% -> 82.7%; 0.1: 99.0% / 82.4%, 0.2: 98.1% / 82.3%;
 # through the hook no turn changes)
 KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this share of its best doc
-LEADERS = 3  # docs made HOT by holding one of this prompt's best sections
+LEADERS = 3  # docs made HOT by holding one of this prompt's best sections, at least ...
+LEADER_ROOM = 5000  # ... and one per this many chars of the turn's budget (5 at 25,000: see leaders())
 LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LIMIT = 60  # sections kept per turn's ranking
 SECTION_EXTRA = 1000  # sections a turn may read for the words in most docs that the sections' query adds
@@ -285,13 +286,22 @@ def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) 
     return out
 
 
-def _section_leaders(secs: Mapping[tuple[str, int], float], hubs: frozenset[str]) -> list[str]:
+def leaders(budget: int) -> int:
+    """How many docs this prompt's best sections may make HOT: a turn with more room shows the best sections of
+    more docs. Replayed piped (25,000 chars) on thirteen plain folders, with the parts' bars lowered as the room
+    grows (tiers.bar): the answer shown 77.7% -> 79.1% (the bars alone 78.3%; 7 leaders 78.9%), nine folders up
+    and two down, at 10% more chars; through the hook (10,000) nothing changes."""
+    return max(LEADERS, budget // LEADER_ROOM)
+
+
+def _section_leaders(secs: Mapping[tuple[str, int], float], hubs: frozenset[str], most: int = LEADERS
+                     ) -> list[str]:
     """The docs that hold this prompt's best sections (at least LEADER_SHARE of the best one), best first, at
-    most LEADERS: the turn's answer is in a section, whichever doc holds it."""
+    most `most`: the turn's answer is in a section, whichever doc holds it."""
     top = max(secs.values(), default=0.0)
     out: list[str] = []
     for (path, _), score in sorted(secs.items(), key=lambda kv: (-kv[1], kv[0])):
-        if score < LEADER_SHARE * top or len(out) >= LEADERS:
+        if score < LEADER_SHARE * top or len(out) >= most:
             break
         if path not in hubs and path not in out:
             out.append(path)
@@ -307,7 +317,7 @@ def _best(scores: Mapping[str, float], hubs: frozenset[str] = frozenset()) -> st
 
 def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str, int], float],
          hubs: frozenset[str], memory: Mapping[str, Sequence[Any]], hot: float, warm: float,
-         held: frozenset[str] = frozenset(), topical: bool = True) -> LexicalTurn:
+         held: frozenset[str] = frozenset(), topical: bool = True, most_leaders: int = LEADERS) -> LexicalTurn:
     """This turn's signals from the text, and the rankings to remember. said: the prompt's query words; docs:
     the text index's best docs for them (path -> bm25); secs: its best sections ((path, part) -> bm25); hubs:
     which of those docs and the remembered ones are hub pages; held: the docs HOT before this turn."""
@@ -320,9 +330,9 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     hot_paths = {p for p in (_best(combined, hubs), _best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
         signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
-    leaders = [p for p in _section_leaders(secs, hubs) if p not in hot_paths]
-    signals += [Signal(p, FLOOR, 1.0, "lexical:section") for p in leaders]
-    hot_paths.update(leaders)
+    led = [p for p in _section_leaders(secs, hubs, most_leaders) if p not in hot_paths]
+    signals += [Signal(p, FLOOR, 1.0, "lexical:section") for p in led]
+    hot_paths.update(led)
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked:
         best = ranked[0][1]

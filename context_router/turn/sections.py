@@ -133,12 +133,13 @@ class Cut:
 
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
-        sent: Mapping[int, int] | None = None, hint: bool = True) -> Cut | None:
+        sent: Mapping[int, int] | None = None, hint: bool = True, floor: float = PART_FLOOR) -> Cut | None:
     """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
     turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
     line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
     not printed again, and a line says so. hint: the closing line says how to see the rest (`ctx show`; once
-    a turn is enough). None when not even the opening and the lines fit."""
+    a turn is enough). floor: a part is added when it scores at least this share of the doc's best. None when
+    not even the opening and the lines fit."""
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
@@ -155,11 +156,11 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
-    if short and relevance.get(0, 0.0) > 0 and relevance[0] >= PART_FLOOR * top:
+    if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
-        if j in new and (relevance[j] >= PART_FLOOR * top or not kept and relevance[j] > 0):
+        if j in new and (relevance[j] >= floor * top or not kept and relevance[j] > 0):
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
