@@ -113,6 +113,18 @@ def test_readable_text_drops_link_targets(text, read):
     assert lexical.readable(text) == read
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[]():# \nab.-!^\"", max_size=80))
+def test_readable_text_only_takes_out_and_keeps_the_words_it_reads(text):
+    read = lexical.readable(text)
+    assert len(read) <= len(text)
+    if "](" not in text and "]:" not in text:
+        assert read == text
+    # What a reader reads survives: the words outside any link target or definition line.
+    kept = [line for line in text.split("\n") if "](" not in line and "]:" not in line]
+    assert all(line in read.split("\n") for line in kept)
+
+
 def test_generic_file_names_do_not_all_answer_to_their_name(ctx, tmp_path):
     docs = {f"skills/{name}/SKILL.md": f"---\nname: {name}\n---\n# {name.title()}\n\nSteps for {name}.\n"
             for name in ("pdf-report", "changelog", "terraform-plan")}
@@ -144,6 +156,15 @@ def test_a_title_the_docs_all_say_lifts_nothing_unless_you_chose_it(ctx, tmp_pat
     chosen = project(tmp_path / "chosen", docs, "keywords: {methods/page/site.md: [site]}\n")
     lifted = turn(ctx, chosen, "how do I add a second language to my site?")
     assert [f["path"] for f in lifted["files"] if "weak-keyword:site" in f["reasons"]] == ["methods/page/site.md"]
+
+
+def test_a_doc_named_after_the_verb_a_prompt_asks_with_is_not_hot_on_it(ctx, tmp_path):
+    docs = {"functions/add.md": "# Add\n\nAdds two numbers: `math.Add 1 2` is 3.\n",
+            "templates/404.md": "# Custom 404 page\n\nCreate a 404 template in the root of the layouts folder.\n"}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "how do I add a custom 404 page?")
+    assert tiers_of(data)["templates/404.md"] == HOT and tiers_of(data).get("functions/add.md") != HOT
+    assert tiers_of(turn(ctx, cfg, "what does math.Add return for two numbers?"))["functions/add.md"] == HOT
 
 
 def test_a_doc_named_after_a_stopword_is_not_hot_on_any_sentence(ctx, tmp_path):

@@ -157,13 +157,17 @@ def fired(keywords: Iterable[str], prompt: str, tokens: set[str] | None = None) 
 # -- weak keywords: they lift a doc, but do not make it HOT on their own -------------------------------------
 
 WEAK_OWNERS = 3  # a keyword of this many docs or more tells them apart from nothing
-# Words so common in software docs that, alone, they name no particular doc.
+# Words so common in software docs that, alone, they name no particular doc; and the verbs a prompt asks with:
+# tried as a new user would on a site generator's docs, its function pages titled "Add" were HOT for "how do I
+# add a custom 404 page?" (the verbs replayed on thirteen plain folders: no turn changed).
 COMMON_WORDS = """
 api app application auth backend bank base build cache check cli client code common config configuration
 core data database db debug default deploy deployment dev doc docs error event file frontend guide handler
 health helper index issue job log main manager message model module network note overview page process
 project queue readme report request response run schema script security server service session setup skill
 state status storage system table task test tool type ui update user util value view web workflow
+add append apply call change close create delete find first get install last len list load make merge move
+new next open print read remove replace return save send set show sort split start stop use write
 """.split()
 
 
