@@ -289,7 +289,7 @@ def blend(docs: Mapping[str, float], sections: Mapping[tuple[str, int], float]) 
 def leaders(budget: int) -> int:
     """How many docs this prompt's best sections may make HOT: a turn with more room shows the best sections of
     more docs. Replayed piped (25,000 chars) on thirteen plain folders, with the parts' bars lowered as the room
-    grows (tiers.bar): the answer shown 77.7% -> 79.1% (the bars alone 78.3%; 7 leaders 78.9%), nine folders up
+    grows (tiers.bar): the answer shown 77.7% -> 79.2% (the bars alone 78.3%; 7 leaders 78.9%), nine folders up
     and two down, at 10% more chars; through the hook (10,000) nothing changes."""
     return max(LEADERS, budget // LEADER_ROOM)
 

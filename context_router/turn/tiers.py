@@ -180,8 +180,8 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     top = max((v for ranked in (parts or {}).values() for v in ranked.values()), default=0.0)
     rooms = None
     if pack:
-        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, PART_SHARE * bar(budget))
-                 if parts
+        share = PART_SHARE * bar(budget)
+        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, share) if parts
                  else _rooms(cands, views, layout, measure, relevance or {}, pool))
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
@@ -345,28 +345,28 @@ def _rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Lay
 
 SMALL_SHARE = 0.5  # of the HOT docs' room: a HOT doc this small is shown whole when there is room, a bigger one
 # by its best parts
-PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc (times bar())
+PART_SHARE = 0.25  # a part scoring at least this share of the turn's best part earns room in its HOT doc (x bar())
 BAR_ROOM = 10000  # the budget the parts' bars (PART_SHARE, sections.PART_FLOOR) were set at: a hook's
-
-
-def bar(budget: int) -> float:
-    """How far the parts' bars fall for a turn with more room than a hook's: a part half as good as the best
-    earns its place in 25,000 chars, not in 10,000 (piped, thirteen plain folders: the answer shown 77.7% ->
-    78.3%, and 79.1% with more leaders, lexical.leaders; 0: 78.4% at 3% more chars)."""
-    return min(1.0, BAR_ROOM / budget) if budget > 0 else 1.0
 DOC_PRIOR = 1.0  # replayed at 10,000 chars on nine plain folders: 0 79.8% in context at 59,900 chars a conversation,
 # 0.5 79.7% at 59,100, 1 79.9% at 58,700 (noise 57.1% -> 54.9%), 2 78.4% at 57,200; leave-one-corpus-out picks 1 on 12
 # of 14 folds
 CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
 
 
+def bar(budget: int) -> float:
+    """How far the parts' bars fall for a turn with more room than a hook's: a part half as good as the best
+    earns its place in 25,000 chars, not in 10,000 (piped, thirteen plain folders: the answer shown 77.7% ->
+    78.3%, and 79.2% with more leaders, lexical.leaders; bars at 0: 78.4% at 3% more chars)."""
+    return min(1.0, BAR_ROOM / budget) if budget > 0 else 1.0
+
+
 def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
                    measure: Callable[[str], int], parts: Mapping[str, Mapping[int, float]],
                    relevance: Mapping[str, float], pool: int, share: float = PART_SHARE) -> dict[str, int]:
     """The room of each HOT doc, from the turn's best parts across all of them (those at least `share` of the
-    best): the parts are taken best first,
-    whichever doc holds them, while they fit in `pool` (a doc's first part also pays for its opening and its
-    lines); a doc is shown whole when it is small, or when its whole costs no more than the parts it earned.
+    best): the parts are taken best first, whichever doc holds them, while they fit in `pool` (a doc's first
+    part also pays for its opening and its lines); a doc is shown whole when it is small, or when its whole
+    costs no more than the parts it earned.
     A HOT doc with no ranked part but its opening (a keyword or a pin made it HOT) gets room for its opening and
     first part."""
     hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
