@@ -469,6 +469,38 @@ def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
     assert "warning: fr/, ja/ hold translations of the docs" in check.out
 
 
+def test_version_folders_are_found_by_their_names_and_mirrored_pages():
+    pages = ["intro.md", "api/expect.md", "guides/mocks.md"]
+    site = [*(f"docs/{p}" for p in pages), *(f"website/versioned_docs/version-29.7/{p}" for p in pages),
+            *(f"website/versioned_docs/version-30.0/{p}" for p in pages[:2]), "website/blog/launch.md"]
+    assert scaffold.versions(site) == ["website/versioned_docs/version-29.7", "website/versioned_docs/version-30.0"]
+    # Every version in a folder of its own, a README beside them: the newest is kept (v10 after v2).
+    tree = [*(f"{v}/{p}" for v in ("v1", "v2", "v10") for p in pages), "README.md"]
+    assert scaffold.versions(tree) == ["v1", "v2"]
+    assert scaffold.versions(["api/v1/users.md", "api/v2/orders.md", "guide.md"]) == []  # two APIs, no copies
+    assert scaffold.versions(["2/ownership.md", "3/traits.md", "2/borrowing.md"]) == []  # chapters, no versions
+    assert scaffold.versions(pages) == []
+
+
+def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
+    """Tried as a new user would on a test runner's repo (Docusaurus): the same page HOT once per version, four
+    times, took the whole budget."""
+    page = "# ES modules\n\nMock an ES module with `jest.unstable_mockModule` before you import it.\n"
+    write_docs(tmp_path / "docs", {"docs/esm.md": page, "docs/intro.md": "# Intro\n\nA test runner.\n",
+                                   "website/versioned_docs/version-29.7/esm.md": page,
+                                   "website/versioned_docs/version-29.7/intro.md": "# Intro\n\nA runner.\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert ("wrote docs/.ctxignore (other versions left out: website/versioned_docs/version-29.7/; delete a line to "
+            "route that version)") in res.out
+    data = json.loads(ctx("route", "how do I mock an ES module?", "--format", "json").out)
+    assert [f["path"] for f in data["files"]] == ["docs/esm.md"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / "docs" / ".ctxignore").write_text("drafts/\n")  # the user's own: ctx says what to add
+    assert "website/versioned_docs/version-29.7/ hold other versions of the docs" in ctx("init", "--force").err
+    assert "website/versioned_docs/version-29.7/ hold other versions of the docs" in ctx("check").out
+
+
 @pytest.mark.parametrize("files, expected", [
     ({"docs/a.md": "# A\n"}, "docs"),
     ({"src/content/docs/guides/a.mdx": "# A\n", "astro.config.mjs": "export default {};\n"},

@@ -198,6 +198,9 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     foreign = scaffold.translations(docs)
     if foreign:
         findings.append(Finding("warning", scaffold.translations_note(cfg.docs_root, foreign)))
+    older = scaffold.versions(p for p in docs if not p.startswith(tuple(f + "/" for f in foreign)))
+    if older:
+        findings.append(Finding("warning", scaffold.versions_note(cfg.docs_root, older)))
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
         problem = index.split_front_matter(text)[2] if text is not None else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import config as config_mod
@@ -49,7 +49,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     minus words common across the docs."""
     scan = index.scan(docs_root)
     foreign = translations(scan.files)
-    left_out = tuple(f + "/" for f in foreign)
+    older = versions(p for p in scan.files if not p.startswith(tuple(f + "/" for f in foreign)))
+    left_out = tuple(f + "/" for f in (*foreign, *older))
     files = {rel: st for rel, st in scan.files.items() if not rel.startswith(left_out)}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
@@ -87,7 +88,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if links:
             related[rel] = links
     # Nobody chose these: a hit is evidence for the doc, not a verdict (move a phrase to `keywords` to make it one).
-    return {"derived_keywords": keywords, "related": related, "_translations": foreign}
+    return {"derived_keywords": keywords, "related": related, "_translations": foreign, "_versions": older}
 
 
 # ISO 639-1 codes: a folder named so (`de`, `pt-br`, `zh_CN`, `zh-hans`) may hold a translation of the docs.
@@ -131,6 +132,49 @@ def translations(paths: Iterable[str]) -> list[str]:
         base = by_folder[kept]
     return sorted(f for f, pages in by_folder.items()
                   if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages))
+
+
+def _version(name: str) -> tuple[int, ...] | None:
+    """The version a folder's name is (`version-30.4`, `v2`, `v1.2`, `2.0`, `1.x`: x counts as -1), or None. A
+    bare number (`2/`, a chapter) is no version."""
+    low = name.lower()
+    bare = low.removeprefix("version-").removeprefix("version_").removeprefix("v")
+    parts = bare.split(".")
+    if not bare or (len(parts) == 1 and bare == low) or not parts[0].isdigit():
+        return None
+    if not all(p.isdigit() or p == "x" for p in parts[1:]):
+        return None
+    return tuple(int(p) if p.isdigit() else -1 for p in parts)
+
+
+def versions(paths: Iterable[str]) -> list[str]:
+    """The folders of a docs tree that hold another version of its pages (Docusaurus'
+    `versioned_docs/version-29.7/` beside `docs/`): folders named as a version whose pages mostly have a page
+    of the same path among the kept docs. The kept docs are the ones outside such folders; when no version
+    mirrors them (they are a README or two), the newest version's. Tried as a new user would on a test
+    runner's repo: a question about ES modules made the same page HOT four times, once per version, and they
+    took the whole budget."""
+    by_folder: dict[str, set[str]] = {}
+    outside: set[str] = set()
+    for path in paths:
+        parts = path.split("/")
+        at = next((i for i, part in enumerate(parts[:-1]) if _version(part) is not None), None)
+        if at is None:
+            outside.add(path)
+        else:
+            by_folder.setdefault("/".join(parts[:at + 1]), set()).add("/".join(parts[at + 1:]))
+    older = _mirrors(by_folder, outside)
+    if older or len(by_folder) < 2:
+        return older
+    kept = max(by_folder, key=lambda f: (_version(f.rsplit("/", 1)[-1]) or (), f))
+    return _mirrors({f: pages for f, pages in by_folder.items() if f != kept}, by_folder[kept])
+
+
+def _mirrors(folders: Mapping[str, set[str]], kept: Iterable[str]) -> list[str]:
+    """The folders (name -> their pages' paths inside them) whose pages mostly mirror a kept page: one whose
+    path ends with theirs (`docs/a/b.md` mirrors a version's `a/b.md`)."""
+    tails = {"/".join(p.split("/")[i:]) for p in kept for i in range(p.count("/") + 1)}
+    return sorted(f for f, pages in folders.items() if len(pages & tails) >= MIRROR_SHARE * len(pages))
 
 
 def _terms(body: str) -> list[str]:
@@ -304,14 +348,25 @@ def translations_note(docs: str, folders: Sequence[str]) -> str:
             f"{os.path.join(docs, IGNORE_FILE)} (`/{folders[0]}/`) to route one language")
 
 
-def leave_out(docs: str, folders: Sequence[str]) -> str | None:
+def versions_note(docs: str, folders: Sequence[str]) -> str:
+    """What `ctx init` and `ctx check` say of version folders the docs' ignore files do not leave out."""
+    return (f"{folders_named(folders)} hold other versions of the docs (the same pages again): list them in "
+            f"{os.path.join(docs, IGNORE_FILE)} (`/{folders[0]}/`) to route one version")
+
+
+def leave_out(docs: str, translated: Sequence[str], versioned: Sequence[str] = ()) -> str | None:
     """Write the docs folder's .ctxignore to leave these folders out; None when it has one already (the user's:
     ctx never rewrites it)."""
     path = os.path.join(docs, IGNORE_FILE)
     if os.path.lexists(path):
         return None
-    lines = ["# Written by ctx init: these folders hold translations of the docs. Delete a line to route that",
-             "# language too.", *(f"/{folder}/" for folder in folders)]
+    lines = []
+    if translated:
+        lines += ["# Written by ctx init: these folders hold translations of the docs. Delete a line to route that",
+                  "# language too.", *(f"/{folder}/" for folder in translated)]
+    if versioned:
+        lines += ["# Written by ctx init: these folders hold other versions of the docs. Delete a line to route that",
+                  "# version too.", *(f"/{folder}/" for folder in versioned)]
     write_atomic(path, "\n".join(lines) + "\n")
     return path
 
