@@ -440,6 +440,10 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     assert scaffold.translations([*(f"en/{p}" for p in pages), *(f"fr/{p}" for p in pages)]) == ["fr"]
     assert scaffold.translations(pages) == []
     assert scaffold.translations(["go/intro.md", "go/setup.md", "index.md"]) == []  # not a language code
+    # Docusaurus: the French pages' paths mirror nothing, the folder they are in says what they are.
+    site = ["docs/intro.md", "website/i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
+            "website/i18n/pt-BR/docusaurus-plugin-content-blog/launch.md", "guides/it/servers.md"]
+    assert scaffold.translations(site) == ["website/i18n/fr", "website/i18n/pt-BR"]
 
 
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):

@@ -99,6 +99,8 @@ or pa pl ps pt qu ro ru rw sa sd si sk sl sn so sq sr st su sv sw ta te tg th tk
 yi yo zh zu
 """.split())
 MIRROR_SHARE = 0.5  # a language folder whose pages have a same-path page in the kept docs this often mirrors them
+# Folders whose language folders hold translations whatever their pages' paths (translations())
+I18N_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations"})
 
 
 def _language(folder: str) -> str | None:
@@ -115,23 +117,31 @@ def translations(paths: Iterable[str]) -> list[str]:
     `content/de/`): folders named by a language code whose pages mostly mirror the kept docs' paths. The kept
     docs are the ones outside such folders; when there are next to none (every language in its own folder),
     the English folder's, else the biggest one's. A topic folder that happens to be called `it` or `id`
-    mirrors nothing and stays."""
+    mirrors nothing and stays. A language folder inside a folder of translations (`i18n/fr/`, at any depth) is
+    one whatever its pages' paths: Docusaurus keeps the French `docs/intro.md` as
+    `i18n/fr/docusaurus-plugin-content-docs/current/intro.md`, which mirrors no path of the docs."""
     by_folder: dict[str, set[str]] = {}
     outside: set[str] = set()
+    named: set[str] = set()  # language folders in a folder of translations: no mirror needed
     for path in paths:
         top, sep, rest = path.partition("/")
-        if sep and _language(top):
+        parts = path.split("/")
+        at = next((i for i in range(1, len(parts) - 1) if parts[i - 1].lower() in I18N_FOLDERS and
+                   _language(parts[i])), None)
+        if at is not None:
+            named.add("/".join(parts[:at + 1]))
+        elif sep and _language(top):
             by_folder.setdefault(top, set()).add(rest)
         else:
             outside.add(path)
     if not by_folder:
-        return []
+        return sorted(named)
     kept, base = "", outside
     if len(outside) < min(len(pages) for pages in by_folder.values()) * MIRROR_SHARE:
         kept = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
         base = by_folder[kept]
-    return sorted(f for f, pages in by_folder.items()
-                  if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages))
+    return sorted(named | {f for f, pages in by_folder.items()
+                           if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages)})
 
 
 def _version(name: str) -> tuple[int, ...] | None:
