@@ -444,6 +444,9 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     site = ["docs/intro.md", "website/i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
             "website/i18n/pt-BR/docusaurus-plugin-content-blog/launch.md", "guides/it/servers.md"]
     assert scaffold.translations(site) == ["website/i18n/fr", "website/i18n/pt-BR"]
+    # Every page in a language folder of its own: English is kept, never every page left out.
+    assert scaffold.translations(["locales/en/a.md", "locales/ja/a.md", "locales/ja/b.md"]) == ["locales/ja"]
+    assert scaffold.translations(["locales/ja/a.md"]) == []
 
 
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):

@@ -123,7 +123,8 @@ def translations(paths: Iterable[str]) -> list[str]:
     by_folder: dict[str, set[str]] = {}
     outside: set[str] = set()
     named: set[str] = set()  # language folders in a folder of translations: no mirror needed
-    for path in paths:
+    listed = list(paths)
+    for path in listed:
         top, sep, rest = path.partition("/")
         parts = path.split("/")
         at = next((i for i in range(1, len(parts) - 1) if parts[i - 1].lower() in I18N_FOLDERS and
@@ -134,6 +135,9 @@ def translations(paths: Iterable[str]) -> list[str]:
             by_folder.setdefault(top, set()).add(rest)
         else:
             outside.add(path)
+    if named and not outside and not by_folder:  # every page is in one (`locales/en/`, `locales/ja/`): keep one
+        sizes = {f: sum(p.startswith(f + "/") for p in listed) for f in named}
+        named.discard(max(named, key=lambda f: (_language(f.rsplit("/", 1)[-1]) == "en", sizes[f], f)))
     if not by_folder:
         return sorted(named)
     kept, base = "", outside
