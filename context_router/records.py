@@ -104,10 +104,22 @@ def is_doc_file(name: str) -> bool:
 
 
 def doc_stem(name: str) -> str:
-    """A doc file's name without its suffix (`intro.mdx` -> `intro`); another name as it is."""
+    """A doc file's or folder's name as it names the doc: without its suffix (`intro.mdx` -> `intro`) and
+    without the order number a site sorts its pages by (Nuxt Content's `1.getting-started/01.intro.md` ->
+    `getting-started`, `intro`)."""
     for suffix in DOC_SUFFIXES:
         if name.endswith(suffix):
-            return name[:-len(suffix)]
+            name = name[:-len(suffix)]
+            break
+    return unordered(name)
+
+
+def unordered(name: str) -> str:
+    """A name without a leading order number (`01.intro` -> `intro`); a number that is the name (`404`), part
+    of it (`2fa`) or a version (`1.0-notes`) stays."""
+    dot = name.find(".")
+    if dot > 0 and name[:dot].isdigit() and name[dot + 1:dot + 2].isalpha():
+        return name[dot + 1:]
     return name
 
 

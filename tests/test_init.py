@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from context_router.faces import scaffold
+from context_router.records import doc_stem
 from context_router.store import index, mkdocs
 
 from .conftest import write_docs
@@ -155,6 +156,10 @@ def test_derived_keywords_never_hold_markup(tmp_path_factory, parts):
     ("[bind](/docs/bind.md) a value", "bind a value"),
     ("`ctx route` and *this* but snake_case_name", "ctx route and this but snake_case_name"),
     ("Status: done", "Status: done"),
+    ("<ClientOnly>", "ClientOnly"),  # a title that is a component's tag names the component
+    ("`<NuxtLink>` props", "NuxtLink props"),  # a tag in code reads as written
+    ("Props <Badge type=\"tip\" text=\"v3\" />", "Props"),
+    ("when a < b and c > d", "when a < b and c > d"),  # no tag
 ])
 def test_plain_inline_reads_a_line_as_it_reads(text, plain):
     assert index.plain_inline(text) == plain
@@ -587,3 +592,33 @@ def test_dependency_folders_are_never_docs(ctx, tmp_path):
     assert not observe.listable(str(tmp_path), str(tmp_path / "node_modules" / "x" / "README.md"))
     assert not observe.listable(str(tmp_path), str(tmp_path / "node_modules"))
     assert observe.listable(str(tmp_path), str(tmp_path / "docs" / "guide.md"))
+
+
+def test_a_sites_order_numbers_name_nothing(ctx, tmp_path):
+    """Nuxt Content sorts its pages by number (`1.getting-started/01.introduction.md`): tried as a new user
+    would on such a site, every page's derived keywords held its numbered file name, and a component page
+    titled `<ClientOnly>` had no title at all."""
+    write_docs(tmp_path / "docs", {
+        "1.getting-started/01.introduction.md": "# Introduction\n\nNuxt is a framework.\n",
+        "4.api/1.components/1.client-only.md": "---\ntitle: '<ClientOnly>'\n---\n\nRenders on the client.\n",
+        "3.guide/6.going-further/index.md": "---\nnavigation: false\nredirect: /guide/going-further/tooling\n---\n",
+        "3.guide/tooling.md": "# Tooling\n\n## 1. VS Code Prompt\n\nOpen the devcontainer.\n",
+        "404.md": "# Not found\n\nThe page is gone.\n",
+    })
+    res = ctx("init", "docs")
+    assert res.code == 0, res.err
+    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    words = [kw for kws in derived.values() for kw in kws]
+    assert not [kw for kw in words if kw[0].isdigit() and kw != "404"], words
+    assert "clientonly" in derived["4.api/1.components/1.client-only.md"]
+    assert "vs code prompt" in derived["3.guide/tooling.md"]
+    check = ctx("check")
+    assert check.code == 0 and "no '# Title'" not in check.out  # the redirect stub has no text to be found by
+
+
+@pytest.mark.parametrize("name, stem", [
+    ("01.introduction.md", "introduction"), ("1.getting-started", "getting-started"), ("intro.mdx", "intro"),
+    ("404.md", "404"), ("2fa.md", "2fa"), ("1.0-release-notes.md", "1.0-release-notes"), ("v1.2.md", "v1.2"),
+])
+def test_a_doc_stem_is_its_name_without_an_order_number(name, stem):
+    assert doc_stem(name) == stem

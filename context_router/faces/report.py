@@ -201,9 +201,12 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     older = scaffold.versions(p for p in docs if not p.startswith(tuple(f + "/" for f in foreign)))
     if older:
         findings.append(Finding("warning", scaffold.versions_note(cfg.docs_root, older)))
+    blank = set()  # docs with no text: a site's redirect stub has nothing to be found by, not even a title
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
-        problem = index.split_front_matter(text)[2] if text is not None else None
+        _, body, problem = index.split_front_matter(text) if text is not None else ({}, "", None)
+        if not body.strip():
+            blank.add(path)
         message = f"{path}: {problem}"
         if problem and all(f.message != message for f in findings):
             findings.append(Finding("warning", message))
@@ -220,7 +223,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         for target in doc.related:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
-        if not doc.title:
+        if not doc.title and path not in blank:
             # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
             # a book's page has its SUMMARY.md entry.

@@ -213,8 +213,13 @@ def _terms(body: str) -> list[str]:
 
 
 def _bare(text: str) -> str:
-    """A heading or bold term as it reads: no markup, no quotes or closing colon around it."""
-    return index.plain_inline(text).replace("()", "").strip(" \t\"'“”‘’:;,.").strip()
+    """A heading or bold term as it reads: no markup, no quotes or closing colon around it, no step number
+    (`### 1. VS Code Prompt`)."""
+    plain = index.plain_inline(text).replace("()", "")
+    return _STEP.sub("", plain).strip(" \t\"'“”‘’:;,.").strip()
+
+
+_STEP = re.compile(r"^\s*\d+[.)]\s+")
 
 
 def _names_something(term: str, doc_words: dict[str, set[str]]) -> bool:

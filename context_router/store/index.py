@@ -655,7 +655,11 @@ def plain_inline(text: str) -> str:
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # an image says nothing
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link: its text
     text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)  # a reference link: its text
-    text = re.sub(r"<[^>\n]*>", " ", text)  # HTML tags (<a name=...>, <small>)
+    # HTML tags (<a name=...>, <small>) read as nothing, but a tag in code (`<NuxtLink>` props) reads as its name,
+    # and so does a title that is nothing but a component's tag (`title: '<ClientOnly>'`)
+    text = re.sub(r"`+\s*</?([A-Za-z][\w.:-]*)[^>`\n]*>\s*`+", r"\1", text)
+    tags = r"</?([A-Za-z][\w.:-]*)[^>\n]*>"
+    text = re.sub(tags, " ", text) if re.sub(tags, "", text).strip() else re.sub(tags, r"\1", text)
     text = re.sub(r"\{[:#.][^}]*\}|\{\s+[#.][^}]*\}", " ", text)  # attribute lists: {#anchor}, { .class }
     text = re.sub(r"(?<!\S):[a-z0-9]+(?:[-_+][a-z0-9]+)*:(?!\S)", " ", text)  # icons: :simple-slack:
     text = re.sub(r"`+", "", text)

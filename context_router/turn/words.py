@@ -71,7 +71,7 @@ def doc_name(path: str) -> str:
     parts = path.split("/")
     stem = doc_stem(parts[-1])
     if stem.lower() in GENERIC_NAMES:
-        return parts[-2] if len(parts) > 1 else ""
+        return doc_stem(parts[-2]) if len(parts) > 1 else ""
     return stem
 
 
