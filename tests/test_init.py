@@ -254,7 +254,7 @@ def test_init_then_check_on_a_book_names_every_chapter(ctx, tmp_path):
 
 
 def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
-    write_docs(tmp_path / "docs", {f"page{i}.md": f"## Part {i}\n\nText {i}.\n" for i in range(6)})
+    write_docs(tmp_path / "docs", {f"page{i}.md": f"Text {i}.\n\n## Part {i}\n" for i in range(6)})
     (tmp_path / "config.yaml").write_text("docs: docs\n")
     res = ctx("check")
     assert res.code == 0
@@ -622,3 +622,48 @@ def test_a_sites_order_numbers_name_nothing(ctx, tmp_path):
 ])
 def test_a_doc_stem_is_its_name_without_an_order_number(name, stem):
     assert doc_stem(name) == stem
+
+
+def test_a_repos_test_fixtures_are_left_out(ctx, tmp_path):
+    """Tried as a new user would (`ctx init .`) on a Go monorepo: a code generator's fixture READMEs under
+    internal/testdata/ were indexed beside the components' own READMEs."""
+    write_docs(tmp_path, {
+        "README.md": "# Collector\n\nReceives, processes and exports telemetry.\n",
+        "processor/batch/README.md": "# Batch processor\n\nBatches spans before export.\n",
+        "cmd/gen/internal/testdata/README.md": "# Sample receiver\n\nBatches nothing.\n",
+        "web/src/__snapshots__/page.md": "# Snapshot\n",
+    })
+    assert scaffold.fixtures(["a/testdata/b/c.md", "a/testdata/d.md", "tests/fixtures/x.md", "docs/fix.md"]) == [
+        "a/testdata", "tests/fixtures"]
+    res = ctx("init", ".")
+    assert res.code == 0, res.err
+    assert ("wrote ./.ctxignore (test fixtures left out: cmd/gen/internal/testdata/, web/src/__snapshots__/; "
+            "delete a line to route that folder)") in res.out
+    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert set(derived) == {"README.md", "processor/batch/README.md"}
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / ".ctxignore").write_text("drafts/\n")  # the user's own: ctx says what to add
+    warning = "cmd/gen/internal/testdata/, web/src/__snapshots__/ hold test fixtures, not docs: list them in"
+    assert warning in ctx("init", ".", "--force").err
+    assert warning in ctx("check").out
+
+
+def test_a_rule_above_a_readmes_banner_is_no_front_matter(ctx, tmp_path):
+    """Tried as a new user would on a repo whose README opens with a rule, a centred banner and another rule:
+    everything between the rules was read as front matter, dropped, and warned about."""
+    write_docs(tmp_path, {"README.md": "---\n\n<p align=\"center\"><strong>Getting started</strong></p>\n\n---\n\n"
+                                       "# Collector\n\nThe collector batches spans.\n",
+                          "docs/a.md": "---\ntitle: A page\n---\n\nText.\n"})
+    meta, body, warning = index.split_front_matter((tmp_path / "README.md").read_text())
+    assert meta == {} and warning is None and "Getting started" in body
+    assert index.split_front_matter((tmp_path / "docs/a.md").read_text())[0] == {"title": "A page"}
+    assert ctx("init", ".").code == 0
+    assert ctx("check").out == "ok: config and docs look right\n"
+
+
+def test_a_doc_that_opens_with_a_heading_is_titled_by_it(ctx, tmp_path):
+    write_docs(tmp_path / "docs", {"internal-architecture.md": "## Internal architecture\n\nHow it starts.\n",
+                                   "b.md": "Some text first.\n\n## A part\n"})
+    (tmp_path / "config.yaml").write_text("docs: docs\n")
+    out = ctx("check").out
+    assert "internal-architecture.md: no '# Title'" not in out and "b.md: no '# Title'" in out

@@ -428,19 +428,17 @@ def init(docs: str | None = typer.Argument(
         if not body["derived_keywords"]:
             _warn(f"warning: no docs in {docs}: ctx reads markdown files (.md, .mdx)")
     written = scaffold.write_config(output, docs, body, force)
-    foreign, older = body.get("_translations") or [], body.get("_versions") or []
-    if foreign or older:
-        ignore = scaffold.leave_out(docs, foreign, older)
+    groups = body.get("_left_out") or {}
+    if groups:
+        ignore = scaffold.leave_out(docs, groups)
         if ignore is not None:
-            what = [f"translations left out: {scaffold.folders_named(foreign)}"] if foreign else []
-            what += [f"other versions left out: {scaffold.folders_named(older)}"] if older else []
-            that = "language" if not older else "version" if not foreign else "folder"
-            print(f"wrote {ignore} ({'; '.join(what)}; delete a line to route that {that})")
+            what = "; ".join(f"{scaffold.LEFT_OUT[kind][0]}: {scaffold.folders_named(folders)}"
+                             for kind, folders in groups.items())
+            that = scaffold.LEFT_OUT[next(iter(groups))][2] if len(groups) == 1 else "folder"
+            print(f"wrote {ignore} ({what}; delete a line to route that {that})")
         else:  # the user's own ignore file: ctx says what to add to it
-            if foreign:
-                _warn(f"warning: {scaffold.translations_note(docs, foreign)}")
-            if older:
-                _warn(f"warning: {scaffold.versions_note(docs, older)}")
+            for kind, folders in groups.items():
+                _warn(f"warning: {scaffold.left_out_note(kind, docs, folders)}")
     if "derived_keywords" in body:
         print(f"wrote {written} ({len(body['derived_keywords'])} docs with derived keywords: evidence for a doc; "
               "move a phrase to `keywords` to make a mention bring its doc in full)")

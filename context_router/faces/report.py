@@ -195,12 +195,8 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                                               f"{', '.join(first)}, ... (+{more} more)")
     if not docs:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
-    foreign = scaffold.translations(docs)
-    if foreign:
-        findings.append(Finding("warning", scaffold.translations_note(cfg.docs_root, foreign)))
-    older = scaffold.versions(p for p in docs if not p.startswith(tuple(f + "/" for f in foreign)))
-    if older:
-        findings.append(Finding("warning", scaffold.versions_note(cfg.docs_root, older)))
+    findings += [Finding("warning", scaffold.left_out_note(kind, cfg.docs_root, folders))
+                 for kind, folders in scaffold.left_out(docs).items()]
     blank = set()  # docs with no text: a site's redirect stub has nothing to be found by, not even a title
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)

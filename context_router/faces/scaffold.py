@@ -48,10 +48,9 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
     minus words common across the docs."""
     scan = index.scan(docs_root)
-    foreign = translations(scan.files)
-    older = versions(p for p in scan.files if not p.startswith(tuple(f + "/" for f in foreign)))
-    left_out = tuple(f + "/" for f in (*foreign, *older))
-    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(left_out)}
+    out = left_out(scan.files)
+    gone = tuple(f + "/" for folders in out.values() for f in folders)
+    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(gone)}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
@@ -88,7 +87,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if links:
             related[rel] = links
     # Nobody chose these: a hit is evidence for the doc, not a verdict (move a phrase to `keywords` to make it one).
-    return {"derived_keywords": keywords, "related": related, "_translations": foreign, "_versions": older}
+    return {"derived_keywords": keywords, "related": related, "_left_out": out}
 
 
 # ISO 639-1 codes: a folder named so (`de`, `pt-br`, `zh_CN`, `zh-hans`) may hold a translation of the docs.
@@ -361,31 +360,63 @@ def folders_named(folders: Sequence[str]) -> str:
     return ", ".join(f + "/" for f in folders[:4]) + more
 
 
-def translations_note(docs: str, folders: Sequence[str]) -> str:
-    """What `ctx init` and `ctx check` say of translation folders the docs' ignore files do not leave out."""
-    return (f"{folders_named(folders)} hold translations of the docs: list them in "
-            f"{os.path.join(docs, IGNORE_FILE)} (`/{folders[0]}/`) to route one language")
+# The folders `ctx init` leaves out, by kind: (what its line calls them, what they hold, what deleting a line
+# routes; what to list them for, when the user's own ignore file does not).
+LEFT_OUT = {
+    "translations": ("translations left out", "translations of the docs", "language", "to route one language"),
+    "versions": ("other versions left out", "other versions of the docs (the same pages again)", "version",
+                 "to route one version"),
+    "fixtures": ("test fixtures left out", "test fixtures, not docs", "folder", "to leave them out"),
+}
 
 
-def versions_note(docs: str, folders: Sequence[str]) -> str:
-    """What `ctx init` and `ctx check` say of version folders the docs' ignore files do not leave out."""
-    return (f"{folders_named(folders)} hold other versions of the docs (the same pages again): list them in "
-            f"{os.path.join(docs, IGNORE_FILE)} (`/{folders[0]}/`) to route one version")
+def left_out(paths: Iterable[str]) -> dict[str, list[str]]:
+    """kind (LEFT_OUT) -> the folders of a docs tree that hold no docs of its own: translations, other
+    versions, test fixtures; each kind found among the pages outside the kinds before it."""
+    paths = list(paths)
+    found: dict[str, list[str]] = {}
+    for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures)):
+        gone = tuple(f + "/" for folders in found.values() for f in folders)
+        folders = find([p for p in paths if not p.startswith(gone)])
+        if folders:
+            found[kind] = folders
+    return found
 
 
-def leave_out(docs: str, translated: Sequence[str], versioned: Sequence[str] = ()) -> str | None:
-    """Write the docs folder's .ctxignore to leave these folders out; None when it has one already (the user's:
-    ctx never rewrites it)."""
+FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__"})
+
+
+def fixtures(paths: Iterable[str]) -> list[str]:
+    """The folders of test fixtures in a repo (`internal/testdata/`, `tests/fixtures/`): the markdown in them is
+    what a test reads, not what a reader does. Tried as a new user would (`ctx init .`) on a Go monorepo: 14
+    fixture READMEs of a code generator were indexed beside the components' own."""
+    out: set[str] = set()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        at = next((i for i, part in enumerate(parts) if part.lower() in FIXTURE_FOLDERS), None)
+        if at is not None:
+            out.add("/".join(parts[:at + 1]))
+    return sorted(out)
+
+
+def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
+    """What `ctx init` and `ctx check` say of folders of a kind the docs' ignore files do not leave out."""
+    _, held, _, why = LEFT_OUT[kind]
+    return (f"{folders_named(folders)} hold {held}: list them in {os.path.join(docs, IGNORE_FILE)} "
+            f"(`/{folders[0]}/`) {why}")
+
+
+def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
+    """Write the docs folder's .ctxignore to leave these folders out (kind -> folders); None when it has one
+    already (the user's: ctx never rewrites it)."""
     path = os.path.join(docs, IGNORE_FILE)
     if os.path.lexists(path):
         return None
     lines = []
-    if translated:
-        lines += ["# Written by ctx init: these folders hold translations of the docs. Delete a line to route that",
-                  "# language too.", *(f"/{folder}/" for folder in translated)]
-    if versioned:
-        lines += ["# Written by ctx init: these folders hold other versions of the docs. Delete a line to route that",
-                  "# version too.", *(f"/{folder}/" for folder in versioned)]
+    for kind, folders in groups.items():
+        _, held, one, _ = LEFT_OUT[kind]
+        lines += [f"# Written by ctx init: these folders hold {held.split(' (')[0]}. Delete a line to route that "
+                  f"{one} too.", *(f"/{folder}/" for folder in folders)]
     write_atomic(path, "\n".join(lines) + "\n")
     return path
 

@@ -391,8 +391,26 @@ def _front_matter_block(text: str) -> tuple[str | None, str]:
     lines = text.splitlines(keepends=True)
     for i in range(1, len(lines)):
         if lines[i].rstrip() in ends:
+            if fence == "---" and not _opens_mapping(lines[1:i]):
+                return None, text  # a rule above a README's banner (`---`, `<p align="center">`, `---`) is text
             return "".join(lines[1:i]), "".join(lines[i + 1:])
     return None, text
+
+
+def _opens_mapping(lines: list[str]) -> bool:
+    """Whether a block between `---` lines reads as YAML front matter: its first line that is not blank or a
+    comment is a `key:` (or a flow mapping), as every site generator's front matter is; else it is the text
+    between two rules."""
+    for line in lines:
+        bare = line.strip()
+        if not bare or bare.startswith("#"):
+            continue
+        if bare.startswith("{"):
+            return True
+        colon = bare.find(":")
+        key = bare[:colon].strip().strip("'\"")
+        return colon > 0 and bool(key) and all(c.isalnum() or c in "_-. $@" for c in key)
+    return True  # an empty block: no front matter, nothing lost
 
 
 MAX_FRONT_MATTER_DEPTH = 100
@@ -676,17 +694,27 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
     if isinstance(given, str) and given.strip():
         return plain_inline(given)
     fence = ""
+    opening = ""  # the heading the doc opens with, of any level: a README that starts at `## Test Utilities`
+    first = True
     for line in body.splitlines():
         now = _fence(fence, line)
         if now is not None:
             fence = now  # a `# comment` in a code block is no title
+            first = False
             continue
         if not fence and line.startswith("# "):
             title = plain_inline(line[2:].strip().rstrip("#"))
             if title:
                 return title
             break
-    return plain_inline(titles(rel)) if titles is not None else ""
+        if first and line.strip():
+            first = False
+            level = len(line) - len(line.lstrip("#"))
+            if 1 < level <= 6 and line[level:level + 1] == " ":
+                opening = plain_inline(line[level:].strip().rstrip("#"))
+    if titles is not None and (given := plain_inline(titles(rel))):
+        return given
+    return opening
 
 
 def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False,
