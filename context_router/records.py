@@ -115,11 +115,12 @@ def doc_stem(name: str) -> str:
 
 
 def unordered(name: str) -> str:
-    """A name without a leading order number (`01.intro` -> `intro`); a number that is the name (`404`), part
-    of it (`2fa`) or a version (`1.0-notes`) stays."""
-    dot = name.find(".")
-    if dot > 0 and name[:dot].isdigit() and name[dot + 1:dot + 2].isalpha():
-        return name[dot + 1:]
+    """A name without a leading order number (`01.intro`, `20-core-concepts`, `01_setup` -> `intro`,
+    `core-concepts`, `setup`), as Docusaurus and Nuxt Content read it; a number that is the name (`404`), part
+    of it (`2fa`), a version (`1.0-notes`) or a date (`2023-01-05-launch`) stays."""
+    digits = len(name) - len(name.lstrip("0123456789"))
+    if 0 < digits and name[digits:digits + 1] in ("-", ".", "_") and name[digits + 1:digits + 2].isalpha():
+        return name[digits + 1:]
     return name
 
 

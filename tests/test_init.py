@@ -619,6 +619,8 @@ def test_a_sites_order_numbers_name_nothing(ctx, tmp_path):
 @pytest.mark.parametrize("name, stem", [
     ("01.introduction.md", "introduction"), ("1.getting-started", "getting-started"), ("intro.mdx", "intro"),
     ("404.md", "404"), ("2fa.md", "2fa"), ("1.0-release-notes.md", "1.0-release-notes"), ("v1.2.md", "v1.2"),
+    ("20-core-concepts", "core-concepts"), ("01_setup.md", "setup"), ("2023-01-05-launch.md", "2023-01-05-launch"),
+    ("ch01-02-hello.md", "ch01-02-hello"),
 ])
 def test_a_doc_stem_is_its_name_without_an_order_number(name, stem):
     assert doc_stem(name) == stem
