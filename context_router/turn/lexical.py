@@ -63,7 +63,8 @@ NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RA
 FIELDS_VERSION = 10  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: names without their order numbers,
-# titles that are a tag); the index is built anew when it changes
+# titles that are a tag or the `## ` heading a doc opens with, a README's banner between rules kept as text); the
+# index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
