@@ -213,9 +213,22 @@ def _terms(body: str) -> list[str]:
 
 def _bare(text: str) -> str:
     """A heading or bold term as it reads: no markup, no quotes or closing colon around it, no step number
-    (`### 1. VS Code Prompt`)."""
-    plain = index.plain_inline(text).replace("()", "")
-    return _STEP.sub("", plain).strip(" \t\"'“”‘’:;,.").strip()
+    (`### 1. VS Code Prompt`) and no emoji before or after it (`# 🚀 Get Started`)."""
+    plain = _STEP.sub("", index.plain_inline(text).replace("()", ""))
+    start, end = 0, len(plain)
+    while start < end and _is_symbol(plain[start]):
+        start += 1
+    while end > start and _is_symbol(plain[end - 1]):
+        end -= 1
+    return plain[start:end].strip(" \t\"'“”‘’:;,.").strip()
+
+
+def _is_symbol(ch: str) -> bool:
+    """Whether a character is no part of a name: a space, an emoji or a pictograph (not `+` of `C++`), or the
+    selector and joiner that build an emoji."""
+    import unicodedata
+
+    return ch.isspace() or unicodedata.category(ch) == "So" or ch in "\ufe0f\u200d"
 
 
 _STEP = re.compile(r"^\s*\d+[.)]\s+")
