@@ -326,6 +326,21 @@ def test_a_prompt_names_a_topic_by_a_word_few_docs_hold():
     assert lexical.names_topic(["only"], {"only": 1}, 5)  # a word of one doc always does
 
 
+def test_a_prompt_on_a_new_topic_ranks_its_own_docs_before_the_conversations():
+    """The conversation's last prompts weigh less when this one names a topic: its best doc leads the turn
+    (and gets its room first), while a follow-up that names none keeps the conversation's doc ahead."""
+    docs = {"old.md": 7.0, "new.md": 10.0}
+    secs = {("new.md", 1): 10.0, ("old.md", 1): 6.0}
+    memory = {"rankings": [{"old.md": 2.0}], "sections": [{("old.md", 1): 10.0}], "words": [["math"]]}
+
+    def relevance(topical: bool) -> dict[str, float]:
+        return lexical.step(["directives"], docs, secs, frozenset(), memory, 0.8, 0.25, frozenset({"old.md"}),
+                            topical).relevance
+
+    assert relevance(True)["new.md"] > relevance(True)["old.md"]
+    assert relevance(False)["old.md"] > relevance(False)["new.md"]
+
+
 def test_a_kept_doc_earns_its_place_again_from_the_prompts_own_ranking(ctx, tmp_path):
     """A prompt whose words point elsewhere moves the budget within one turn: the doc the conversation was
     on is no longer held HOT by the conversation's ranking alone."""

@@ -32,6 +32,12 @@ SECTION_WEIGHTS = (3.0, 1.0)  # a section's heading, its text
 LIMIT = 30  # docs kept per turn's ranking
 MAX_TERMS = 24  # the prompt's first content words that make the query: a turn's cost stays bounded
 HISTORY_WEIGHTS = (0.5, 0.25)  # the previous prompts' rankings, most recent first
+TOPICAL_HISTORY = 0.5  # ... times this when the prompt names a topic (names_topic): this prompt first, the last
+# ones after, so a prompt on a new topic moves the room within the turn (a follow-up that names none keeps the
+# conversation's ranking whole). Replayed on thirteen plain folders through the hook: 75.0% -> 76.1% in context
+# at 63,200 chars a conversation (62,000), eight folders up and three down; piped, the answer shown 79.2% ->
+# 79.4% at 5,600 chars less; 0.75 / 0.25 / 0: 75.2% / 75.7% / 75.2%; leave-one-corpus-out picks 0.5 on all 13
+# folds (76.1%)
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
@@ -264,10 +270,11 @@ class LexicalTurn:
     relevance: dict[str, float]  # path -> the doc's rank in the conversation (this prompt's and the last ones')
 
 
-def combine(own: Mapping[Any, float], history: Sequence[Mapping[Any, float]]) -> dict[Any, float]:
-    """The conversation's ranking: this prompt's, plus the previous ones' with falling weights."""
+def combine(own: Mapping[Any, float], history: Sequence[Mapping[Any, float]], scale: float = 1.0
+            ) -> dict[Any, float]:
+    """The conversation's ranking: this prompt's, plus the previous ones' with falling weights (x scale)."""
     out = dict(own)
-    for weight, past in zip(HISTORY_WEIGHTS, history, strict=False):
+    for weight, past in zip((w * scale for w in HISTORY_WEIGHTS), history, strict=False):
         for key, score in past.items():
             out[key] = out.get(key, 0.0) + weight * score
     return out
@@ -327,7 +334,8 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     memory = memory if isinstance(memory, dict) else {}  # a memory this version did not write starts afresh
     history = [dict(m) for m in memory.get("rankings", ())][:len(HISTORY_WEIGHTS)]
     sec_history = [dict(m) for m in memory.get("sections", ())][:len(HISTORY_WEIGHTS)]
-    combined = combine(own, history)
+    scale = TOPICAL_HISTORY if topical else 1.0
+    combined = combine(own, history, scale)
     signals: list[Signal] = []
     hot_paths = {p for p in (_best(combined, hubs), _best(own, hubs)) if p is not None}
     for path in sorted(hot_paths):
@@ -361,7 +369,7 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     keep = len(HISTORY_WEIGHTS)
     words = [list(said), *memory.get("words", ())][:keep]
     by_doc: dict[str, dict[int, float]] = {}
-    for (path, n), score in combine(secs, sec_history).items():
+    for (path, n), score in combine(secs, sec_history, scale).items():
         by_doc.setdefault(path, {})[n] = score
     return LexicalTurn(tuple(signals), {"rankings": [own, *history][:keep], "words": words,
                                         "sections": [secs, *sec_history][:keep]}, by_doc, combined)
