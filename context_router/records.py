@@ -95,7 +95,11 @@ def decayed(score: float, rate: float, turns: int) -> float:
     return score
 
 
-DOC_SUFFIXES = (".md", ".mdx")  # markdown, and MDX (Docusaurus, Nextra, Starlight): markdown with JSX and imports
+DOC_SUFFIXES = (".md", ".mdx", ".markdown")  # markdown, MDX (Docusaurus, Nextra, Starlight: markdown with JSX and
+# imports), and markdown by its long name (Jekyll's `_posts/`, a `README.markdown`)
+
+
+READS = f"ctx reads markdown files ({', '.join(DOC_SUFFIXES)})"  # what a folder with no docs is told
 
 
 def is_doc_file(name: str) -> bool:

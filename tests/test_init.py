@@ -395,10 +395,10 @@ def test_a_folder_without_docs_is_said(ctx, tmp_path):
     write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
     res = ctx("init")
     assert res.code == 0
-    assert "warning: no docs in docs: ctx reads markdown files (.md, .mdx)" in res.err
+    assert "warning: no docs in docs: ctx reads markdown files (.md, .mdx, .markdown)" in res.err
     res = ctx("check")
     assert res.code == 0
-    assert f"warning: no docs in {tmp_path / 'docs'}: ctx reads markdown files (.md, .mdx)" in res.out
+    assert f"warning: no docs in {tmp_path / 'docs'}: ctx reads markdown files (.md, .mdx, .markdown)" in res.out
 
 
 def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
@@ -670,3 +670,20 @@ def test_a_doc_that_opens_with_a_heading_is_titled_by_it(ctx, tmp_path):
     (tmp_path / "config.yaml").write_text("docs: docs\n")
     out = ctx("check").out
     assert "internal-architecture.md: no '# Title'" not in out and "b.md: no '# Title'" in out
+
+
+def test_markdown_by_its_long_name_is_a_doc(ctx, tmp_path):
+    """Tried as a new user would on a static site generator's docs: its 102 posts and its README are
+    `.markdown` files, and ctx read none of them."""
+    write_docs(tmp_path / "docs", {
+        "_posts/2016-03-10-jekyll-3-1-2-released.markdown": "---\ntitle: Jekyll 3.1.2 released\n---\n\n"
+                                                             "Fixes the `--incremental` rebuild of layouts.\n",
+        "_docs/usage.md": "# Usage\n\nSee [the release](../_posts/2016-03-10-jekyll-3-1-2-released.markdown).\n",
+    })
+    res = ctx("init")
+    assert res.code == 0, res.err
+    cfg = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    post = "_posts/2016-03-10-jekyll-3-1-2-released.markdown"
+    assert post in cfg["derived_keywords"] and cfg["related"]["_docs/usage.md"] == [post]
+    data = json.loads(ctx("route", "incremental rebuild of layouts", "--format", "json").out)
+    assert data["files"][0]["path"] == post

@@ -12,6 +12,7 @@ import typer
 
 from .. import __version__
 from ..errors import EXIT_FAILURE, EXIT_USAGE, CtxError, InputError
+from ..records import READS
 from .hooks import ENV_SESSION
 
 # Plain click help (no rich panels): a flag shows no `<bool>` as if it took a value, and -h works like --help.
@@ -426,7 +427,7 @@ def init(docs: str | None = typer.Argument(
         with Progress("read") as tick:
             body = scaffold.derive(docs, progress=tick)
         if not body["derived_keywords"]:
-            _warn(f"warning: no docs in {docs}: ctx reads markdown files (.md, .mdx)")
+            _warn(f"warning: no docs in {docs}: {READS}")
     written = scaffold.write_config(output, docs, body, force)
     groups = body.get("_left_out") or {}
     if groups:

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..records import FileScore, is_doc_file
+from ..records import READS, FileScore, is_doc_file
 from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
@@ -194,7 +194,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                           lambda first, more: f"skipped {len(skipped)} files, unreadable or binary: "
                                               f"{', '.join(first)}, ... (+{more} more)")
     if not docs:
-        findings.append(Finding("warning", f"no docs in {cfg.docs_root}: ctx reads markdown files (.md, .mdx)"))
+        findings.append(Finding("warning", f"no docs in {cfg.docs_root}: {READS}"))
     findings += [Finding("warning", scaffold.left_out_note(kind, cfg.docs_root, folders))
                  for kind, folders in scaffold.left_out(docs).items()]
     blank = set()  # docs with no text: a site's redirect stub has nothing to be found by, not even a title

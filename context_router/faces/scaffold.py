@@ -13,7 +13,7 @@ from ..store import index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.words import FILLER, STOPWORDS, doc_name
 
-_LINK = re.compile(r"\]\(([^)#\s]+\.mdx?)(?:#[^)]*)?\)")
+_LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
 
 
 MAX_KEYWORDS = 12  # per doc: a doc's names and its most telling terms, not its vocabulary

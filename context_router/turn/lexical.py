@@ -16,7 +16,7 @@ share. A hub page is never HOT on text alone.
 
 from __future__ import annotations
 
-from ..records import doc_stem, record
+from ..records import DOC_SUFFIXES, doc_stem, record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
 from .words import GENERIC_NAMES, content_words, joined_name, name_parts, split_identifier, split_words, tokens_of
@@ -68,9 +68,9 @@ NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RA
 
 FIELDS_VERSION = 10  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
-# MDX, without a leading `<head>`; 9: links without their targets; 10: names without their order numbers,
-# titles that are a tag or the `## ` heading a doc opens with, a README's banner between rules kept as text); the
-# index is built anew when it changes
+# MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
+# their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
+# rules kept as text); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -120,10 +120,13 @@ def _without_targets(line: str) -> str:
     return "".join(out) + line[start:]
 
 
+_SUFFIXES = frozenset(s.lstrip(".") for s in DOC_SUFFIXES)  # a doc's extension says nothing about it
+
+
 def _path_words(path: str) -> str:
     """A path's words. A number in it is kept only joined to its name (bx-018.md: "bx018"): a bare "018" would
     make any prompt with an 018 in it (gdplot018) evidence for this doc, turn after turn."""
-    words = [w for w in split_words(path) if w not in GENERIC_NAMES and w not in ("md", "mdx") and not w.isdigit()]
+    words = [w for w in split_words(path) if w not in GENERIC_NAMES and w not in _SUFFIXES and not w.isdigit()]
     for part in path.split("/"):
         tokens = tokens_of(doc_stem(part))
         pieces = [p for t in tokens for p in split_identifier(t)]
