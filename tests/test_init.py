@@ -520,6 +520,8 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"content/posts/a.md": "+++\ntitle = \"A\"\n+++\n", "hugo.toml": "title = 'site'\n"}, "content"),
     ({"content/a.md": "# A\n", "config.toml": "base_url = 'x'\n"}, "content"),  # Zola
     ({"content/a.md": "# A\n"}, "docs"),  # a folder called content, and no site around it: nothing to go by
+    ({"src/guide/a.md": "# A\n", ".vitepress/config.ts": "export default {\n  srcDir: 'src',\n}\n"}, "src"),
+    ({"guide/a.md": "# A\n", ".vitepress/config.mts": "export default { title: 'x' }\n"}, "."),  # srcDir: the root
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)
@@ -529,8 +531,8 @@ def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
 def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     res = ctx("init")
     assert res.code == 2
-    assert res.err == ("ctx: error: no docs folder found here (no docs/, mkdocs.yml, book.toml, src/content/docs, "
-                       "or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
+    assert res.err == ("ctx: error: no docs folder found here (no docs/, mkdocs.yml, book.toml, .vitepress/, "
+                       "src/content/docs, or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
     assert not (tmp_path / "config.yaml").exists()
 
 
@@ -687,3 +689,33 @@ def test_markdown_by_its_long_name_is_a_doc(ctx, tmp_path):
     assert post in cfg["derived_keywords"] and cfg["related"]["_docs/usage.md"] == [post]
     data = json.loads(ctx("route", "incremental rebuild of layouts", "--format", "json").out)
     assert data["files"][0]["path"] == post
+
+
+def test_init_on_a_vitepress_site_reads_its_source_folder(ctx, tmp_path):
+    """Tried as a new user would on a framework's VitePress docs (`srcDir: 'src'`): `ctx init` found no docs
+    folder, and a page that is one component (`<ThemePage />`) was warned about as untitled."""
+    write_docs(tmp_path, {".vitepress/config.ts": "export default defineConfig({\n  srcDir: 'src',\n})\n",
+                          "src/guide/reactivity.md": "# Reactivity\n\nUse `ref()` for a reactive value.\n",
+                          "src/ecosystem/themes.md": "---\npage: true\n---\n\n<script setup>\nimport ThemePage "
+                                                     "from './ThemePage.vue'\n</script>\n\n<ThemePage />\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert yaml.safe_load((tmp_path / "config.yaml").read_text())["docs"] == "src"
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / "src" / "notes.md").write_text("Some text, and no title.\n")
+    assert "notes.md: no '# Title' line" in ctx("check").out
+
+
+def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
+    """Tried as a new user would on a theme's mkdocs docs: `### with pip <small>recommended</small> { #with-pip
+    data-toc-label="with pip" }` gave the keyword "with pip recommended", and a flag before a heading's text
+    (`<!-- md:flag --> – Metadata property`) kept its dash."""
+    write_docs(tmp_path / "docs", {
+        "customization.md": "# Customization\n\n## Overriding blocks <small>recommended</small> "
+                            "{ #overriding-blocks data-toc-label=\"Overriding blocks\" }\n\nExtend a block.\n\n"
+                            "## – Metadata property\n\nA page's metadata.\n",
+        "other.md": "# Other\n\nSomething else.\n"})
+    assert ctx("init").code == 0
+    keywords = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]["customization.md"]
+    assert "overriding blocks" in keywords and "metadata property" in keywords
+    assert not any("recommended" in k or k.startswith("–") for k in keywords)

@@ -411,8 +411,9 @@ def init(docs: str | None = typer.Argument(
     if docs is None:
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
-            raise InputError("no docs folder found here (no docs/, mkdocs.yml, book.toml, src/content/docs, or a "
-                             "Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`")
+            raise InputError("no docs folder found here (no docs/, mkdocs.yml, book.toml, .vitepress/, "
+                             "src/content/docs, or a Hugo or Zola site's content/): name it, as in "
+                             "`ctx init path/to/docs`")
     if from_cc is not None:
         body = scaffold.from_claude_cognitive(from_cc)
         docs = os.path.dirname(os.path.abspath(from_cc))

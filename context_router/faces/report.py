@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -14,6 +15,8 @@ from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 from . import scaffold
+
+_MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>\n]*>", re.DOTALL | re.IGNORECASE)  # tags, scripts, styles
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -197,11 +200,12 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: {READS}"))
     findings += [Finding("warning", scaffold.left_out_note(kind, cfg.docs_root, folders))
                  for kind, folders in scaffold.left_out(docs).items()]
-    blank = set()  # docs with no text: a site's redirect stub has nothing to be found by, not even a title
+    blank = set()  # docs with no text (a site's redirect stub, a page that is one component: `<ThemePage />`)
+    # have nothing to be found by, not even a title
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
         _, body, problem = index.split_front_matter(text) if text is not None else ({}, "", None)
-        if not body.strip():
+        if not _MARKUP.sub("", body).strip():
             blank.add(path)
         message = f"{path}: {problem}"
         if problem and all(f.message != message for f in findings):

@@ -224,11 +224,11 @@ def _bare(text: str) -> str:
 
 
 def _is_symbol(ch: str) -> bool:
-    """Whether a character is no part of a name: a space, an emoji or a pictograph (not `+` of `C++`), or the
-    selector and joiner that build an emoji."""
+    """Whether a character at a name's edge is no part of it: a space, a dash (`– Metadata property`), an emoji or
+    a pictograph (not `+` of `C++`), or the selector and joiner that build an emoji."""
     import unicodedata
 
-    return ch.isspace() or unicodedata.category(ch) == "So" or ch in "\ufe0f\u200d"
+    return ch.isspace() or unicodedata.category(ch) in ("So", "Pd") or ch in "\ufe0f\u200d"
 
 
 _STEP = re.compile(r"^\s*\d+[.)]\s+")
@@ -328,7 +328,8 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
-    source folder of a book.toml here (mdBook), else `docs` if it is here, else the content folder of an Astro
+    source folder of a book.toml here (mdBook), else `docs` if it is here, else a VitePress site's source (the
+    `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else `docs`
     (which `ctx init` then says it did not find)."""
     path = mkdocs.in_folder(cwd)
@@ -339,6 +340,9 @@ def default_docs(cwd: str) -> str:
         return os.path.relpath(src, cwd)
     if os.path.isdir(os.path.join(cwd, "docs")):
         return "docs"
+    src = sites.vitepress_src(cwd)
+    if src is not None:
+        return os.path.relpath(src, cwd)
     if os.path.isdir(os.path.join(cwd, "src", "content", "docs")):
         return os.path.join("src", "content", "docs")
     if os.path.isdir(os.path.join(cwd, "content")) and any(

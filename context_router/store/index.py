@@ -665,11 +665,15 @@ _MARKUP = frozenset("`*_[]<>{}:!")
 def plain_inline(text: str) -> str:
     """A line of markdown as it reads: `Install **SQLModel** {#install}` -> `Install SQLModel`. Drops
     emphasis and code markers, links' targets (their text stays), images, HTML tags, attribute lists and
-    icon shortcodes (`:simple-slack:`); words stay as they are (snake_case keeps its underscores)."""
+    icon shortcodes (`:simple-slack:`); words stay as they are (snake_case keeps its underscores). A heading
+    that gives its table-of-contents label (`data-toc-label`) reads as that label."""
     if _MARKUP.isdisjoint(text):
         return " ".join(text.split())
     import re  # only for a title or heading with markup in it: the hook path never imports re
 
+    label = re.search(r"""\{[^}]*\bdata-toc-label=(["'])(.+?)\1[^}]*\}""", text)
+    if label:  # mkdocs' table of contents names the section so (`## with pip <small>recommended</small>
+        return plain_inline(label.group(2))  # { #with-pip data-toc-label="with pip" }`): the author's short name
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # an image says nothing
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link: its text
     text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)  # a reference link: its text

@@ -52,6 +52,31 @@ def book_src(folder: str) -> str | None:
     return os.path.normpath(os.path.join(folder, src))
 
 
+VITEPRESS = ".vitepress"
+VITEPRESS_CONFIGS = ("config.ts", "config.mts", "config.js", "config.mjs")
+
+
+def vitepress_src(folder: str) -> str | None:
+    """The source folder of the VitePress site whose `.vitepress/` is in this folder (its config's `srcDir`, by
+    default the site's own folder), or None when there is no `.vitepress/` here."""
+    if not os.path.isdir(os.path.join(folder, VITEPRESS)):
+        return None
+    src = "."
+    for name in VITEPRESS_CONFIGS:
+        text = _read(os.path.join(folder, VITEPRESS), name)
+        if text is None:
+            continue
+        for line in text.splitlines():  # `srcDir: 'src',` as the config's own key (a computed value is not read)
+            key, _, value = line.strip().partition(":")
+            value = value.strip().rstrip(",").strip()
+            quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`"
+            if key.strip().strip("\"'") == "srcDir" and quoted:
+                src = value[1:-1].strip() or src
+                break
+        break
+    return os.path.normpath(os.path.join(folder, src))
+
+
 def find_summary(docs_root: str) -> tuple[str, str] | None:
     """(the SUMMARY.md that lists these docs, its folder relative to the docs root as a path prefix): the
     docs root's own, else the one in the source folder of a book.toml in the docs root."""
