@@ -714,8 +714,11 @@ def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
         "customization.md": "# Customization\n\n## Overriding blocks <small>recommended</small> "
                             "{ #overriding-blocks data-toc-label=\"Overriding blocks\" }\n\nExtend a block.\n\n"
                             "## – Metadata property\n\nA page's metadata.\n",
+        "reactivity.md": "# Reactivity\n\n## Declaring Reactive State \\*\\* {#declaring}\n\nUse ref().\n",
         "other.md": "# Other\n\nSomething else.\n"})
     assert ctx("init").code == 0
-    keywords = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]["customization.md"]
+    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    keywords = derived["customization.md"]
     assert "overriding blocks" in keywords and "metadata property" in keywords
     assert not any("recommended" in k or k.startswith("–") for k in keywords)
+    assert "declaring reactive state" in derived["reactivity.md"]  # a VitePress docs' `\*\*`: an escaped mark

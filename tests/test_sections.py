@@ -327,3 +327,16 @@ def test_a_turn_with_more_room_lowers_the_parts_bar_and_shows_more_leaders(ctx, 
         return sum(f["tier"] == "HOT" for f in data["files"])
 
     assert hot("10000") == 3 and hot("25000") == 4  # five leaders, four HOT places (tiers.hot.max_files)
+
+
+def test_a_cut_names_sections_as_their_site_shows_them():
+    """Tried as a new user would on a framework's VitePress docs: the cut line named `computed() {#computed}`
+    and `Declaring Reactive State \\*`, the heading's anchor and escapes, not its name."""
+    body = "# Reactivity\n\nThe core.\n\n" + "".join(
+        f"## {title}\n\n{FILLER * 3}\n\n" for title in ("ref() {#ref}", "computed() {#computed}",
+                                                        "Declaring Reactive State \\* {#declaring}",
+                                                        "Watchers { .api }"))
+    done = sections.cut(body, 2500, {1: 5.0}, "core.md", "# Reactivity")
+    assert done is not None
+    line = next(ln for ln in done.text.splitlines() if ln.startswith("... [cut; not shown: "))
+    assert "computed(), Declaring Reactive State *" in line and "{" not in line and "\\" not in line

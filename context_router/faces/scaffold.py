@@ -212,7 +212,7 @@ def _terms(body: str) -> list[str]:
 
 
 def _bare(text: str) -> str:
-    """A heading or bold term as it reads: no markup, no quotes or closing colon around it, no step number
+    """A heading or bold term as it reads: no markup, no quotes, marks (`*`) or closing colon around it, no step number
     (`### 1. VS Code Prompt`) and no emoji before or after it (`# 🚀 Get Started`)."""
     plain = _STEP.sub("", index.plain_inline(text).replace("()", ""))
     start, end = 0, len(plain)
@@ -220,7 +220,7 @@ def _bare(text: str) -> str:
         start += 1
     while end > start and _is_symbol(plain[end - 1]):
         end -= 1
-    return plain[start:end].strip(" \t\"'“”‘’:;,.").strip()
+    return plain[start:end].strip(" \t\"'“”‘’:;,.*").strip()
 
 
 def _is_symbol(ch: str) -> bool:

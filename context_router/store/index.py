@@ -659,7 +659,7 @@ def _fence(fence: str, line: str) -> str | None:
     return fence  # a fence line inside another fence: still inside
 
 
-_MARKUP = frozenset("`*_[]<>{}:!")
+_MARKUP = frozenset("`*_[]<>{}:!\\")
 
 
 def plain_inline(text: str) -> str:
@@ -674,6 +674,8 @@ def plain_inline(text: str) -> str:
     label = re.search(r"""\{[^}]*\bdata-toc-label=(["'])(.+?)\1[^}]*\}""", text)
     if label:  # mkdocs' table of contents names the section so (`## with pip <small>recommended</small>
         return plain_inline(label.group(2))  # { #with-pip data-toc-label="with pip" }`): the author's short name
+    # A backslash escape is its character, and no markup (`State \*\*` reads `State **`): kept aside till the end.
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", lambda m: f"\0{ord(m.group(1))}\0", text)
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # an image says nothing
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link: its text
     text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)  # a reference link: its text
@@ -687,6 +689,7 @@ def plain_inline(text: str) -> str:
     text = re.sub(r"`+", "", text)
     text = re.sub(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])", r"\2", text)
     text = text.replace("**", "")
+    text = re.sub("\0(\\d+)\0", lambda m: chr(int(m.group(1))), text)
     return " ".join(text.split())
 
 

@@ -221,22 +221,32 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         elif j not in sent:
             # A section is named once however many of its parts are left out; a later part of the opening
             # is "the rest of the opening".
-            name = section.title or REST_OF_OPENING
+            name = _name(section.title) or REST_OF_OPENING
             if name not in skipped:
                 skipped.append(name)
     # A section shown in part (its heading says so) is not named as not shown, unless only such are left out.
-    shown = {rest[j - 1].title or REST_OF_OPENING for j in kept if j <= len(rest)}
+    shown = {_name(rest[j - 1].title) or REST_OF_OPENING for j in kept if j <= len(rest)}
     skipped = [name for name in skipped if name not in shown] or skipped
     if sent:
-        names = list(dict.fromkeys(rest[j - 1].title or "the opening" if j else "the opening" for j in sorted(sent)
-                                   if j <= len(rest)))
+        names = list(dict.fromkeys(_name(rest[j - 1].title) or "the opening" if j else "the opening"
+                                   for j in sorted(sent) if j <= len(rest)))
         turns = sorted(set(sent.values()))
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
-        total = len({s.title or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
+        total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
         parts.append(_left_out_line(skipped, total, path, hint))
     return "\n\n".join(p for p in parts if p)
+
+
+def _name(title: str) -> str:
+    """A section's name as its site shows it, without an attribute list after it (`computed() {#computed}`) or
+    backslash escapes (`Declaring Reactive State \\*`). String work only: the hook path imports no re."""
+    if title.endswith("}") and "{" in title:
+        head, _, attrs = title.rpartition("{")
+        if attrs.lstrip(":").lstrip()[:1] in ("#", "."):
+            title = head.rstrip()
+    return title.replace("\\", "") if "\\" in title else title
 
 
 def alone(section: Section) -> str:
