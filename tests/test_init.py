@@ -722,3 +722,16 @@ def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
     assert "overriding blocks" in keywords and "metadata property" in keywords
     assert not any("recommended" in k or k.startswith("–") for k in keywords)
     assert "declaring reactive state" in derived["reactivity.md"]  # a VitePress docs' `\*\*`: an escaped mark
+
+
+def test_a_file_name_many_docs_share_is_no_keyword(ctx, tmp_path):
+    """Tried as a new user would on a framework's docs: its tutorial's fifteen steps are each
+    `step-N/description.md`, and each had the keyword "description"; the title stays each step's name."""
+    write_docs(tmp_path / "docs", {
+        **{f"tutorial/step-{n}/description.md": f"# {title}\n\nStep {n}: {title.lower()}.\n"
+           for n, title in enumerate(("Declarative rendering", "Attribute bindings", "Event listeners"), 1)},
+        "guide/events.md": "# Event handling\n\nListen with `v-on`.\n"})
+    assert ctx("init").code == 0
+    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert derived["tutorial/step-3/description.md"] == ["event listeners"]
+    assert "events" in derived["guide/events.md"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from .. import config as config_mod
 from ..errors import InputError
 from ..store import index, mkdocs, sites
 from ..store.files import write_atomic
+from ..turn.keywords import WEAK_OWNERS
 from ..turn.words import FILLER, STOPWORDS, doc_name
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
@@ -68,12 +70,16 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         for term in set(found):
             owners[term] = owners.get(term, 0) + 1
     doc_words = {rel: set(body.lower().split()) for rel, body in bodies.items()}
+    # A file name that many docs share (a tutorial's step-1/description.md, step-2/description.md...) names none.
+    names = {rel: doc_name(rel).replace("-", " ").replace("_", " ") for rel in bodies}
+    shared = Counter(names.values())
     keywords: dict[str, list[str]] = {}
     related: dict[str, list[str]] = {}
     for rel, body in bodies.items():
         words: list[str] = []
         own = [t for t in terms[rel] if owners[t] == 1 and _names_something(t, doc_words)]
-        for word in (_bare(titles[rel]), doc_name(rel).replace("-", " ").replace("_", " "), *own):
+        name = names[rel] if shared[names[rel]] < WEAK_OWNERS else ""
+        for word in (_bare(titles[rel]), name, *own):
             word = " ".join(word.lower().split())
             if word and word not in words and not _common(word, doc_words):
                 words.append(word)
