@@ -62,6 +62,20 @@ def test_identifiers_split_and_inflections_meet(ctx, tmp_path):
     assert tiers_of(turn(ctx, cfg, "what is the debouncing window of file events?")).get("systems/harbor.md") == HOT
 
 
+def test_a_hyphened_name_with_a_one_letter_part_is_searched_as_it_is_written(ctx, tmp_path):
+    """Tried as a new user would on a framework's docs: "v-if and v-show" left the prompt no word at all (a
+    letter, a stop word), and the last topic's docs stayed."""
+    docs = {"conditional.md": "# Conditional rendering\n\n`v-if` renders a block; `v-show` only toggles its "
+                              "display.\n" + FILLER,
+            "lists.md": "# List rendering\n\nRender a list with `v-for` and a key.\n" + FILLER,
+            "watchers.md": "# Watchers\n\nWatch a deep reactive object; the callback gets the old value.\n"
+                           + FILLER}
+    cfg = project(tmp_path, docs)
+    assert tiers_of(turn(ctx, cfg, "how do I watch a deep reactive object?")).get("watchers.md") == HOT
+    now = tiers_of(turn(ctx, cfg, "what's the difference between v-if and v-show"))
+    assert now.get("conditional.md") == HOT and "lists.md" not in now
+
+
 def test_a_follow_up_keeps_its_doc_and_a_new_topic_lets_it_decay(ctx, tmp_path):
     cfg = project(tmp_path)
     assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT

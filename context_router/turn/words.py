@@ -120,11 +120,28 @@ def content_words(text: str) -> list[str]:
         compact = joined_name(pieces)
         if compact:  # "bx-018" also as the doc name's one word (lexical.fields)
             candidates.append(compact)
+        phrase = hyphened(chunk)
+        if phrase:
+            candidates.append(phrase)
         for word in candidates:
             if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
                 seen.add(word)
                 out.append(word)
     return out
+
+
+def hyphened(chunk: str) -> str | None:
+    """A hyphened name with a one-letter part ("v-if", "x-forwarded-for", "team-a"), which the query would drop,
+    as the phrase of its parts ("v if"): the text index reads it so, one part after the other."""
+    pieces = chunk.strip(_EDGES).split("-")
+    if len(pieces) < 2 or not all(p.isalnum() for p in pieces):
+        return None
+    if not any(len(p) == 1 and p.isalpha() for p in pieces):
+        return None  # every part is a word of the query already ("built-in" is "built")
+    return " ".join(pieces).lower()
+
+
+_EDGES = "\"'`()[]{}<>.,;:!?*"  # what wraps a word in a prompt: quotes, code marks, brackets, a full stop
 
 
 def name_parts(parts: list[str]) -> list[str]:
