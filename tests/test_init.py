@@ -735,3 +735,17 @@ def test_a_file_name_many_docs_share_is_no_keyword(ctx, tmp_path):
     derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
     assert derived["tutorial/step-3/description.md"] == ["event listeners"]
     assert "events" in derived["guide/events.md"]
+
+
+def test_a_docs_own_heading_is_a_keyword_beside_its_nav_title(ctx, tmp_path):
+    """Tried as a new user would on a JavaScript framework's docs: `title: if` in the front matter (its nav
+    label) and `# x-if` in the text; "if", in most of the docs' text, named nothing, so the page had no name."""
+    write_docs(tmp_path / "docs", {
+        "directives/if.md": "---\ntitle: if\n---\n\n# x-if\n\nAdd and remove an element.\n",
+        "directives/show.md": "---\ntitle: show\n---\n\n# x-show\n\nToggle an element's display.\n",
+        "intro.md": "---\ntitle: Start here\n---\n\n# Start here\n\nA counter.\n"})
+    assert ctx("init").code == 0
+    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    assert derived["directives/if.md"] == ["if", "x-if"]
+    assert derived["directives/show.md"] == ["show", "x-show"]
+    assert derived["intro.md"] == ["start here", "intro"]

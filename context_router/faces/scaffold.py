@@ -46,9 +46,9 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Keywords from what people type about each doc, and related docs from the links between docs.
 
-    A doc's keywords: its title and name (its folder's name for a generic file name such as SKILL.md), then
-    the terms that are its own: headings, identifiers in code spans and bold terms that no other doc has,
-    minus words common across the docs."""
+    A doc's keywords: its title (and its `# ` heading where that differs), its name (its folder's name for a
+    generic file name such as SKILL.md), then the terms that are its own: headings, identifiers in code spans
+    and bold terms that no other doc has, minus words common across the docs."""
     scan = index.scan(docs_root)
     out = left_out(scan.files)
     gone = tuple(f + "/" for folders in out.values() for f in folders)
@@ -56,6 +56,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
+    headed: dict[str, str] = {}  # the `# ` heading, where the front matter or the site titles the doc otherwise
     for n, (rel, st) in enumerate(sorted(files.items()), start=1):
         if progress is not None:
             progress(n, len(files))
@@ -64,6 +65,9 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
             continue
         bodies[rel] = index.body_of(text, rel)
         titles[rel] = index.parse_doc(rel, st, text, 25, titles=site_title).title
+        heading = index.heading_title(bodies[rel])
+        if heading.lower() != titles[rel].lower() and len(heading.split()) <= 4:
+            headed[rel] = heading
     terms = {rel: _terms(body) for rel, body in bodies.items()}
     owners: dict[str, int] = {}
     for found in terms.values():
@@ -79,7 +83,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         words: list[str] = []
         own = [t for t in terms[rel] if owners[t] == 1 and _names_something(t, doc_words)]
         name = names[rel] if shared[names[rel]] < WEAK_OWNERS else ""
-        for word in (_bare(titles[rel]), name, *own):
+        for word in (_bare(titles[rel]), _bare(headed.get(rel, "")), name, *own):
             word = " ".join(word.lower().split())
             if word and word not in words and not _common(word, doc_words):
                 words.append(word)

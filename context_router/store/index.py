@@ -724,6 +724,12 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
     return opening
 
 
+def heading_title(body: str) -> str:
+    """The title a doc's own text gives it: its first `# ` line, else the heading it opens with (front matter
+    and the site aside: a page whose nav calls it `if` and whose text heads it `x-if`)."""
+    return _title_of(body, {}, "", None)
+
+
 def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = False,
               analyse: Analyse | None = None, titles: Callable[[str], str] | None = None) -> Doc:
     """analyse: what the evidence stages keep of the text (the workspace hands it in; None: keyword mode).
