@@ -522,6 +522,11 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"content/a.md": "# A\n"}, "docs"),  # a folder called content, and no site around it: nothing to go by
     ({"src/guide/a.md": "# A\n", ".vitepress/config.ts": "export default {\n  srcDir: 'src',\n}\n"}, "src"),
     ({"guide/a.md": "# A\n", ".vitepress/config.mts": "export default { title: 'x' }\n"}, "."),  # srcDir: the root
+    # a site beside the code: a web library's Zola site in www/, a Docusaurus site in website/
+    ({"www/content/docs.md": "# A\n", "www/config.toml": "base_url = 'x'\n", "src/a.js": ""},
+     os.path.join("www", "content")),
+    ({"website/docs/intro.md": "# A\n", "website/docusaurus.config.js": ""}, os.path.join("website", "docs")),
+    ({"site/README.md": "# A\n"}, "docs"),  # a folder called site with no site in it: nothing to go by
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)

@@ -340,25 +340,36 @@ def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
     source folder of a book.toml here (mdBook), else `docs` if it is here, else a VitePress site's source (the
     `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
-    Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else `docs`
-    (which `ctx init` then says it did not find)."""
-    path = mkdocs.in_folder(cwd)
-    if path is not None:
-        return os.path.relpath(mkdocs.docs_dir(path, mkdocs.read(path)), cwd)
-    src = sites.book_src(cwd)
-    if src is not None:
-        return os.path.relpath(src, cwd)
-    if os.path.isdir(os.path.join(cwd, "docs")):
-        return "docs"
-    src = sites.vitepress_src(cwd)
-    if src is not None:
-        return os.path.relpath(src, cwd)
-    if os.path.isdir(os.path.join(cwd, "src", "content", "docs")):
-        return os.path.join("src", "content", "docs")
-    if os.path.isdir(os.path.join(cwd, "content")) and any(
-            os.path.isfile(os.path.join(cwd, name)) for name in SITE_CONFIGS):
-        return "content"
+    Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
+    in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
+    `docs` (which `ctx init` then says it did not find)."""
+    for folder in (cwd, *(os.path.join(cwd, name) for name in SITE_FOLDERS)):
+        found = _site_docs(folder)
+        if found:
+            return os.path.relpath(found, cwd)
     return "docs"
+
+
+SITE_FOLDERS = ("website", "www", "site")
+
+
+def _site_docs(folder: str) -> str | None:
+    """The docs of the site in this folder (default_docs), or None."""
+    if not os.path.isdir(folder):
+        return None
+    path = mkdocs.in_folder(folder)
+    if path is not None:
+        return mkdocs.docs_dir(path, mkdocs.read(path))
+    src = sites.book_src(folder) or (os.path.join(folder, "docs") if os.path.isdir(os.path.join(folder, "docs"))
+                                     else sites.vitepress_src(folder))
+    if src is not None:
+        return src
+    if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
+        return os.path.join(folder, "src", "content", "docs")
+    if os.path.isdir(os.path.join(folder, "content")) and any(
+            os.path.isfile(os.path.join(folder, name)) for name in SITE_CONFIGS):
+        return os.path.join(folder, "content")
+    return None
 
 
 # A Hugo site's config (hugo.* since Hugo 0.110, config.* before), or a Zola site's (config.toml).
