@@ -168,3 +168,22 @@ def test_toml_front_matter_without_a_reader_says_the_doc_is_indexed(monkeypatch)
     assert meta == {} and body == "# T\nbody\n"
     assert warning == ("TOML front matter not read: this Python has no TOML reader; pip install tomli "
                        "(the doc is indexed without it)")
+
+
+def test_an_agents_front_matter_that_yaml_rejects_is_read_as_claude_code_reads_it():
+    """Tried as a new user would on Claude Code's own plugins: ten agents' `description: ... Examples:
+    <example>Context: ...` (an unquoted colon) were warned about and indexed without a name, as untitled."""
+    text = ("---\nname: code-reviewer\ndescription: Use this agent to review code. Examples: <example>Context: the "
+            "user asks\nuser: \"review my diff\"\n<commentary>\nmodel: opus\ntools: [\"Read\", \"Grep\"]\n---\n\n"
+            "You are an expert code reviewer.\n")
+    doc = index.parse_doc("agents/code-reviewer.md", (1, len(text)), text, 25)
+    assert doc.title == "code-reviewer" and not doc.warnings
+    meta, _, warning = index.split_front_matter(text)
+    assert warning is None and meta["tools"] == ["Read", "Grep"] and meta["description"].startswith("Use this")
+    assert index.split_front_matter("---\ntitle: a: b\n---\nx\n")[0] == {"title": "a: b"}
+
+
+@pytest.mark.parametrize("block", ["keywords: [", "s: \"\\xZZ\"", "title: x\n  - bad: [", "a: b\n- c"])
+def test_front_matter_broken_as_yaml_of_its_own_is_still_warned_about(block):
+    meta, body, warning = index.split_front_matter(f"---\n{block}\n---\n# T\n")
+    assert meta == {} and body == "# T\n" and warning and warning.startswith("invalid front matter")

@@ -754,3 +754,14 @@ def test_a_docs_own_heading_is_a_keyword_beside_its_nav_title(ctx, tmp_path):
     assert derived["directives/if.md"] == ["if", "x-if"]
     assert derived["directives/show.md"] == ["show", "x-show"]
     assert derived["intro.md"] == ["start here", "intro"]
+
+
+def test_check_asks_no_title_of_a_command_its_front_matter_describes(ctx, tmp_path):
+    """Tried as a new user would on Claude Code's plugins: a command (`description:` and no `# ` line) is
+    named by its file, as Claude Code names it (/code-review): ctx check warned that it had no title."""
+    write_docs(tmp_path / ".claude", {"commands/code-review.md": "---\ndescription: Code review a pull request\n"
+                                                                 "---\n\nReview the PR with gh pr diff.\n",
+                                      "notes.md": "Loose notes, no title.\n"})
+    assert ctx("init", ".claude").code == 0
+    out = ctx("check").out
+    assert "code-review.md" not in out and "notes.md: no '# Title' line" in out

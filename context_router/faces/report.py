@@ -200,12 +200,14 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: {READS}"))
     findings += [Finding("warning", scaffold.left_out_note(kind, cfg.docs_root, folders))
                  for kind, folders in scaffold.left_out(docs).items()]
-    blank = set()  # docs with no text (a site's redirect stub, a page that is one component: `<ThemePage />`)
-    # have nothing to be found by, not even a title
+    # Docs with no text (a site's redirect stub, a page that is one component: `<ThemePage />`) have nothing to
+    # be found by, not even a title; a Claude Code command or skill is named by its file and says what it is in
+    # its front matter `description`: neither is asked for a title.
+    blank = set()
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
         text = index.read_text(cfg.docs_root, path)
-        _, body, problem = index.split_front_matter(text) if text is not None else ({}, "", None)
-        if not _MARKUP.sub("", body).strip():
+        meta, body, problem = index.split_front_matter(text) if text is not None else ({}, "", None)
+        if not _MARKUP.sub("", body).strip() or isinstance(meta.get("description"), str):
             blank.add(path)
         message = f"{path}: {problem}"
         if problem and all(f.message != message for f in findings):

@@ -467,6 +467,9 @@ def _read_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         # libyaml's safe loader where PyYAML has it (as for config.yaml): ten times faster than the pure-Python one.
         data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
+        plain = _plain_keys(block)
+        if plain:
+            return plain, body, None
         return {}, body, f"invalid front matter: {str(exc).splitlines()[0]}"
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         # PyYAML raises these past YAMLError (an impossible date, a huge int, deep nesting): one poison doc
@@ -477,6 +480,36 @@ def _read_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     if not isinstance(data, dict):
         return {}, body, "front matter is not a mapping"
     return data, body, None
+
+
+def _plain_keys(block: str) -> dict[str, Any] | None:
+    """Front matter that YAML rejects read as Claude Code reads an agent's or a command's: each `key: value` line
+    at the margin a key, its value as YAML reads it or else as its plain text (`description: ... Context: the
+    user asks ...`, an unquoted colon YAML takes for a mapping), the lines under it part of its value. None
+    when a value is broken YAML of its own (an unclosed `[`, a bad escape in quotes): the warning stands."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    key = None
+    for line in block.splitlines():
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        name, colon, value = line.partition(":")
+        if line[:1].isspace() or not colon or not name or not all(c.isalnum() or c in "_-" for c in name):
+            if key is None or text.startswith("- "):
+                return None
+            out[key] = f"{out[key]} {text}".strip() if isinstance(out[key], str) else out[key]
+            continue
+        key, value = name, value.strip()
+        try:
+            read = yaml.load(value, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if value else ""
+            out[key] = value if isinstance(read, dict) else read  # `title: a: b` is the text "a: b"
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError):
+            if value[:1] in "[{|>&*!\"'%@`":
+                return None
+            out[key] = value
+    return out or None
 
 
 def toml() -> Any:
@@ -695,8 +728,9 @@ def plain_inline(text: str) -> str:
 
 def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[str], str] | None) -> str:
     """A doc's title: its front matter `title` (as mkdocs, Docusaurus, Hugo and Zola read it: it names the page,
-    where a `# ` line further down may head one part of it), else its first `# ` line, else the one its site
-    gives it (`titles`: sites.titler)."""
+    where a `# ` line further down may head one part of it), else its first `# ` line, else its front matter
+    `name` (a Claude Code agent, command or skill), else the one its site gives it (`titles`: sites.titler),
+    else the heading it opens with."""
     given = meta.get("title")
     if isinstance(given, str) and given.strip():
         return plain_inline(given)
@@ -719,6 +753,9 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
             level = len(line) - len(line.lstrip("#"))
             if 1 < level <= 6 and line[level:level + 1] == " ":
                 opening = plain_inline(line[level:].strip().rstrip("#"))
+    named = meta.get("name")  # a Claude Code agent's, command's or skill's name
+    if isinstance(named, str) and named.strip():
+        return plain_inline(named)
     if titles is not None and (given := plain_inline(titles(rel))):
         return given
     return opening
