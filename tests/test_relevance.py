@@ -500,3 +500,21 @@ def test_the_sections_query_adds_words_most_docs_hold_within_its_budget(monkeypa
     # the rarest first, as far as the budget goes: "logs" would read 100 more sections, over the 40 left
     assert lexical.sections_query(["rare", "logs", "valid", "check"], docs, 100, secs, 400) == '"rare" OR "valid"'
     assert lexical.sections_query(["logs"], docs, 100, {"logs": 300}, 400) is None  # in most sections too
+
+
+def test_with_more_room_than_a_hooks_the_warm_docs_come_by_their_best_part():
+    """Piped (25,000 chars), a WARM doc whose part the turn ranks high comes before one its attention score
+    put first; through a hook (10,000) the WARM docs keep their attention order."""
+    bodies = {"hot.md": "# Hot\n\nThe answer's page.\n",
+              "kept.md": "# Kept\n\n" + "A line of the last topic's page.\n" * 40,
+              "part.md": "# Part\n\n" + "A line of the page whose part answers.\n" * 40}
+    views = {p: DocView(lambda b=b: b, "\n".join(b.splitlines()[:25]), True) for p, b in bodies.items()}
+    cands = [Candidate("hot.md", 1.0, HOT), Candidate("kept.md", 0.7, "WARM"), Candidate("part.md", 0.6, "WARM")]
+    relevance = {"hot.md": 9.0, "kept.md": 1.0, "part.md": 6.0}
+
+    def warm_order(budget: int) -> list[str]:
+        plan = fit(cands, views, MarkdownLayout(lambda p: ()), budget, 1, 3, relevance=relevance)
+        return [e.path for e in plan.entries if e.tier == "WARM"]
+
+    assert warm_order(25000) == ["part.md", "kept.md"]
+    assert warm_order(10000) == ["kept.md", "part.md"]
