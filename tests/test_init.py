@@ -13,6 +13,11 @@ from context_router.store import index, mkdocs
 
 from .conftest import write_docs
 
+
+def derived_keywords(folder) -> dict:
+    """The derived keywords of the config `ctx init` wrote in this folder."""
+    return yaml.safe_load((folder / "config.yaml").read_text())["derived_keywords"]
+
 MKDOCS = """site_name: Shop
 docs_dir: pages
 theme:
@@ -122,7 +127,7 @@ NOISE = {
 def test_init_derives_no_noise(ctx, tmp_path):
     write_docs(tmp_path / "docs", NOISE)
     assert ctx("init", "docs").code == 0
-    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]["guide.md"]
+    kws = derived_keywords(tmp_path)["guide.md"]
     assert kws == ["guide", "install sqlmodel", "custom json schema", "retry budget", "slack channel",
                    "webhook signer", "dead letter", "sqlalchemy"]
 
@@ -298,7 +303,7 @@ def test_an_mdx_site_is_read_as_markdown_without_its_imports(ctx, tmp_path):
                                    "intro.md": "# Intro\n\nWhat this project is, in a few words of prose.\n"})
     res = ctx("init")
     assert res.code == 0, res.err
-    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    kws = derived_keywords(tmp_path)
     assert kws["configuration.mdx"][0] == "configuration"
     assert ctx("check").out == "ok: config and docs look right\n"
     res = ctx("route", "which port does the server listen on", "--format", "json")
@@ -411,7 +416,7 @@ def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
         # Zola reads it after blank lines too (its generated theme pages start so)
         "themes/ergo.md": '\n+++\ntitle = "Ergo"\ndescription = "a theme"\n+++   \n\nA dark theme for blogs.\n'})
     assert ctx("init").code == 0
-    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    kws = derived_keywords(tmp_path)
     assert kws["install.md"][0] == "installing the cli"
     res = ctx("route", "how do I install the cli binary", "--format", "json")
     data = json.loads(res.out)
@@ -466,7 +471,7 @@ def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
     assert res.code == 0, res.err
     assert "wrote docs/.ctxignore (translations left out: fr/, ja/; delete a line to route that language)" in res.out
     assert "/fr/\n/ja/\n" in (tmp_path / "docs" / ".ctxignore").read_text()
-    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    kws = derived_keywords(tmp_path)
     assert set(kws) == {"guides/overrides.md", "index.md"}
     data = json.loads(ctx("route", "override the footer component", "--format", "json").out)
     assert [f["path"] for f in data["files"]] == ["guides/overrides.md"]
@@ -548,7 +553,7 @@ def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):
         "templates/_index.md": "+++\ntemplate = \"section.html\"\n+++\n\nHow pages are rendered.\n"})
     (tmp_path / "config.toml").write_text("base_url = 'https://example.com'\n")
     assert ctx("init").code == 0
-    kws = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    kws = derived_keywords(tmp_path)
     assert kws["deployment/_index.md"] == ["deployment"]
     assert kws["templates/_index.md"] == ["templates"]
 
@@ -592,7 +597,7 @@ def test_dependency_folders_are_never_docs(ctx, tmp_path):
                           "venv/lib/python3.12/site-packages/pkg-1.0.dist-info/LICENSE.md": "# MIT\n"})
     assert sorted(index.scan(str(tmp_path)).files) == ["README.md", "docs/guide.md"]
     assert ctx("init", ".").code == 0
-    assert sorted(yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]) == \
+    assert sorted(derived_keywords(tmp_path)) == \
         ["README.md", "docs/guide.md"]
     from context_router.store import observe
 
@@ -615,7 +620,7 @@ def test_a_sites_order_numbers_name_nothing(ctx, tmp_path):
     })
     res = ctx("init", "docs")
     assert res.code == 0, res.err
-    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    derived = derived_keywords(tmp_path)
     words = [kw for kws in derived.values() for kw in kws]
     assert not [kw for kw in words if kw[0].isdigit() and kw != "404"], words
     assert "clientonly" in derived["4.api/1.components/1.client-only.md"]
@@ -649,7 +654,7 @@ def test_a_repos_test_fixtures_are_left_out(ctx, tmp_path):
     assert res.code == 0, res.err
     assert ("wrote ./.ctxignore (test fixtures left out: cmd/gen/internal/testdata/, web/src/__snapshots__/; "
             "delete a line to route that folder)") in res.out
-    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    derived = derived_keywords(tmp_path)
     assert set(derived) == {"README.md", "processor/batch/README.md"}
     assert ctx("check").out == "ok: config and docs look right\n"
     (tmp_path / ".ctxignore").write_text("drafts/\n")  # the user's own: ctx says what to add
@@ -722,7 +727,7 @@ def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
         "reactivity.md": "# Reactivity\n\n## Declaring Reactive State \\*\\* {#declaring}\n\nUse ref().\n",
         "other.md": "# Other\n\nSomething else.\n"})
     assert ctx("init").code == 0
-    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    derived = derived_keywords(tmp_path)
     keywords = derived["customization.md"]
     assert "overriding blocks" in keywords and "metadata property" in keywords
     assert not any("recommended" in k or k.startswith("–") for k in keywords)
@@ -737,7 +742,7 @@ def test_a_file_name_many_docs_share_is_no_keyword(ctx, tmp_path):
            for n, title in enumerate(("Declarative rendering", "Attribute bindings", "Event listeners"), 1)},
         "guide/events.md": "# Event handling\n\nListen with `v-on`.\n"})
     assert ctx("init").code == 0
-    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    derived = derived_keywords(tmp_path)
     assert derived["tutorial/step-3/description.md"] == ["event listeners"]
     assert "events" in derived["guide/events.md"]
 
@@ -750,7 +755,7 @@ def test_a_docs_own_heading_is_a_keyword_beside_its_nav_title(ctx, tmp_path):
         "directives/show.md": "---\ntitle: show\n---\n\n# x-show\n\nToggle an element's display.\n",
         "intro.md": "---\ntitle: Start here\n---\n\n# Start here\n\nA counter.\n"})
     assert ctx("init").code == 0
-    derived = yaml.safe_load((tmp_path / "config.yaml").read_text())["derived_keywords"]
+    derived = derived_keywords(tmp_path)
     assert derived["directives/if.md"] == ["if", "x-if"]
     assert derived["directives/show.md"] == ["show", "x-show"]
     assert derived["intro.md"] == ["start here", "intro"]
