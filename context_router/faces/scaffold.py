@@ -360,8 +360,12 @@ def _site_docs(folder: str) -> str | None:
     path = mkdocs.in_folder(folder)
     if path is not None:
         return mkdocs.docs_dir(path, mkdocs.read(path))
-    src = sites.book_src(folder) or (os.path.join(folder, "docs") if os.path.isdir(os.path.join(folder, "docs"))
-                                     else sites.vitepress_src(folder))
+    src = sites.book_src(folder)
+    if src is not None:
+        return src
+    if os.path.isdir(os.path.join(folder, "docs")):
+        return os.path.join(folder, "docs")
+    src = sites.vitepress_src(folder)
     if src is not None:
         return src
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):

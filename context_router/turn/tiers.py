@@ -168,7 +168,8 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         if bar(budget) < 1.0:
             # With more room than a hook's, the WARM docs come by their best part too: the room shows their
             # parts, not only their headers (piped, thirteen plain folders: the answer shown 79.5% -> 79.9%,
-            # six folders up and three down; through the hook, in attention order, two turns more in context).
+            # six folders up and three down). A hook's WARM docs keep their attention order: this one put two
+            # answers fewer in context through the hook.
             warm.sort(key=lambda c: -relevance.get(c.path, 0.0))
         cands = [*hot, *warm]
     sep = _separator_cost(layout)

@@ -139,7 +139,7 @@ def hyphened(chunk: str) -> str | None:
     if len(pieces) < 2 or not all(p.isalnum() for p in pieces):
         return None
     if not any(len(p) == 1 and p.isalpha() for p in pieces):
-        return None  # every part is a word of the query already ("built-in" is "built")
+        return None  # the parts the query keeps name it ("built-in" is "built")
     return " ".join(pieces).lower()
 
 
