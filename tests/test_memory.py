@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from context_router.faces.install import install_hook, uninstall_hook
 from context_router.turn import memory
 from context_router.turn.render import MarkdownLayout
+from context_router.turn.sections import opening_of
 from context_router.turn.tiers import HOT, WARM, Candidate, DocView, fit
 
 from .test_hooks import hook, payload
@@ -170,3 +171,19 @@ def test_a_warm_doc_whose_header_the_conversation_holds_is_not_named_again():
     assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("held.md", "held")]
     unpacked = fit(cands, views, LAYOUT, 10000, 2, 3, pack=False)  # keyword mode names it, as it did
     assert "held.md" in [e.path for e in unpacked.entries]
+
+
+def test_a_warm_doc_whose_opening_a_cut_sent_is_not_named_again():
+    """A doc cut to its best parts at one turn (its opening shortened) and WARM at the next: its header would
+    say again what the cut showed of it."""
+    opening = "# W\nwhat the page is about\n" + "more of the opening\n" * 40
+    body = opening + "## Part\n" + "line\n" * 60
+    header = body[:60]
+    short = memory.unit(memory.PART, opening_of(opening))
+    views = {"hot.md": DocView(lambda: "# H\nthe answer\n", "# H", False, None, {}),
+             "cut.md": DocView(lambda: body, header, True, None, {short: 1}),
+             "new.md": DocView(lambda: body + "x\n", header, True, None, {})}
+    cands = [Candidate("hot.md", 1.0, HOT), Candidate("cut.md", 0.6, WARM), Candidate("new.md", 0.5, WARM)]
+    plan = fit(cands, views, LAYOUT, 10000, 2, 3)
+    assert [e.path for e in plan.entries] == ["hot.md", "new.md"]
+    assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("cut.md", "held")]

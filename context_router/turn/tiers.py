@@ -281,7 +281,15 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
     if view.known is not None:
         header = memory.unit(memory.HEADER, view.header)
         body = view.body()
-        for key in (header, memory.unit(memory.WHOLE, body) if body is not None else ""):
+        keys = [header]
+        if body is not None:
+            # A HOT block before showed the doc's opening (whole, or shortened as a cut shows it): that is what
+            # its header would say again.
+            split = split_sections(body)
+            opening = split[0].text if split else ""
+            keys += [memory.unit(memory.WHOLE, body)]
+            keys += [memory.unit(memory.PART, t) for t in (opening, opening_of(opening)) if t]
+        for key in keys:
             if key in view.known:
                 return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
                     view.known[key], "its header is"), False), repeat=view.known[key], saved=len(view.header))
