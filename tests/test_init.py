@@ -770,3 +770,13 @@ def test_check_asks_no_title_of_a_command_its_front_matter_describes(ctx, tmp_pa
     assert ctx("init", ".claude").code == 0
     out = ctx("check").out
     assert "code-review.md" not in out and "notes.md: no '# Title' line" in out
+
+
+def test_check_asks_no_title_of_a_file_named_in_capitals(ctx, tmp_path):
+    """Tried as a new user would (`ctx init .` at a repo's root): its LICENSE.md, which the forge names by its
+    file name, was warned about as untitled."""
+    write_docs(tmp_path / "docs", {"LICENSE.md": "MIT License\n\nCopyright (c) the authors\n",
+                                   "CODE_OF_CONDUCT.md": "Be kind.\n", "notes.md": "Loose notes, no title.\n"})
+    assert ctx("init", "docs").code == 0
+    out = ctx("check").out
+    assert "LICENSE" not in out and "CODE_OF_CONDUCT" not in out and "notes.md: no '# Title' line" in out

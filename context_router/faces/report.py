@@ -225,7 +225,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         for target in doc.related:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
-        if not doc.title and path not in blank:
+        if not doc.title and path not in blank and not _named_in_capitals(path):
             # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
             # a book's page has its SUMMARY.md entry.
@@ -270,6 +270,12 @@ def _warnings(items: list[Any], each: Callable[[Any], str], together: Callable[[
     if len(items) <= EACH_LINE:
         return [Finding("warning", each(item)) for item in items]
     return [Finding("warning", together(items[:EACH_LINE], len(items) - EACH_LINE))]
+
+
+def _named_in_capitals(path: str) -> bool:
+    """LICENSE.md, NOTICE.md, CODE_OF_CONDUCT.md: a repo's file named in capitals is named by that name, as the
+    forge shows it, and needs no title (tried as a new user would, `ctx init .`: a LICENSE.md was warned about)."""
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0].isupper()
 
 
 def _phrase(keyword: str, path: str, title: str) -> str:
