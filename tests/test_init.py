@@ -165,6 +165,9 @@ def test_derived_keywords_never_hold_markup(tmp_path_factory, parts):
     ("`<NuxtLink>` props", "NuxtLink props"),  # a tag in code reads as written
     ("Props <Badge type=\"tip\" text=\"v3\" />", "Props"),
     ("when a < b and c > d", "when a < b and c > d"),  # no tag
+    ("--bump &lt;type&gt;", "--bump <type>"),  # an entity reads as its character
+    ("~~--global, -g~~", "--global, -g"),  # struck out: its text
+    ("`a~~b~~`", "a~~b~~"),
 ])
 def test_plain_inline_reads_a_line_as_it_reads(text, plain):
     assert index.plain_inline(text) == plain
@@ -780,3 +783,22 @@ def test_check_asks_no_title_of_a_file_named_in_capitals(ctx, tmp_path):
     assert ctx("init", "docs").code == 0
     out = ctx("check").out
     assert "LICENSE" not in out and "CODE_OF_CONDUCT" not in out and "notes.md: no '# Title' line" in out
+
+
+def test_a_heading_a_doc_repeats_and_a_bold_list_are_no_keywords(ctx, tmp_path):
+    """Tried as a new user would on a package manager's docs: a changelog's `### Added` in every release and a
+    lint list's `### Why is this bad?` under every lint were keywords; so were a bold list of values
+    (`**true, false, deep**`) and an option's aliases (`### --save-prod, -P, -p` gave "save-prod, -p, -p")."""
+    write_docs(tmp_path / "docs", {
+        "CHANGELOG.md": "# Changelog\n\n## 1.1\n\n### Added\n\n- x\n\n### Fixed\n\n- y\n\n## 1.0\n\n### Added\n\n"
+                        "- z\n\n### Fixed\n\n- w\n",
+        "lints.md": "# Lints\n\n## `box_default`\n\n### Why is this bad?\n\nIt allocates.\n\n## `as_ptr`\n\n"
+                    "### Why is this bad?\n\nIt dangles.\n",
+        "cli/add.md": "# pnpm add\n\n## Options\n\n### --save-prod, -P, -p\n\nSaves to dependencies.\n\n"
+                      "### ~~--global, -g~~\n\nGone.\n\n* Type: **true, false, deep**\n",
+        "other.md": "# Other\n\nSomething else.\n"})
+    assert ctx("init").code == 0
+    derived = derived_keywords(tmp_path)
+    assert derived["CHANGELOG.md"] == ["changelog"]
+    assert "why is this bad?" not in derived["lints.md"] and "box_default" in derived["lints.md"]
+    assert derived["cli/add.md"] == ["pnpm add", "add", "save-prod", "global"], derived["cli/add.md"]

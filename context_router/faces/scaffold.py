@@ -205,20 +205,32 @@ def _terms(body: str) -> list[str]:
     nothing from code blocks (a `# comment` there is no heading)."""
     prose = _FENCE.sub("\n", body)
     out: list[str] = []
-    for heading in _HEADING.findall(prose):
-        plain = _bare(heading)
-        if 1 <= len(plain.split()) <= 4:
-            out.append(plain)
+    headings = [_alias(_bare(heading)) for heading in _HEADING.findall(prose)]
+    # A heading the doc repeats is its layout, not a name (a changelog's `### Added` in every release, a lint
+    # list's `### Why is this bad?` under every lint).
+    seen = Counter(h.lower() for h in headings)
+    out += [h for h in headings if 1 <= len(h.split()) <= 4 and seen[h.lower()] == 1]
     out += [span for span in _CODE_SPAN.findall(prose) if _IDENTIFIER.fullmatch(span)]
     for bold in _BOLD.findall(prose):
         plain = _bare(bold)
         words = plain.lower().split()
         # Bold is mostly emphasis: one word ("the **one** place", "**inside**") unless it is a name
         # (SQLAlchemy), a phrase only when it is a name too, with no little words ("**not be obvious**").
+        # A list (`**true, false, deep**`) names nothing.
+        if "," in plain:
+            continue
         if len(words) == 1 and _NAMED.search(plain) or 1 < len(words) <= 3 and not any(
                 w in STOPWORDS or w in FILLER for w in words):
             out.append(plain)
     return [term for term in out if term and not any(c in term for c in '"=<>{}')]  # code, not a name
+
+
+def _alias(name: str) -> str:
+    """A command line option's heading as its name: `save-prod, -P, -p` is `save-prod`."""
+    first, comma, rest = name.partition(",")
+    if comma and all(alias.strip().startswith("-") for alias in rest.split(",")):
+        return first.strip()
+    return name
 
 
 def _bare(text: str) -> str:

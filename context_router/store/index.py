@@ -692,7 +692,7 @@ def _fence(fence: str, line: str) -> str | None:
     return fence  # a fence line inside another fence: still inside
 
 
-_MARKUP = frozenset("`*_[]<>{}:!\\")
+_MARKUP = frozenset("`*_[]<>{}:!\\~&")
 
 
 def plain_inline(text: str) -> str:
@@ -721,8 +721,14 @@ def plain_inline(text: str) -> str:
     text = re.sub(r"(?<!\S):[a-z0-9]+(?:[-_+][a-z0-9]+)*:(?!\S)", " ", text)  # icons: :simple-slack:
     text = re.sub(r"`+", "", text)
     text = re.sub(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])", r"\2", text)
+    # Struck out (`~~--global~~`, deprecated): its text.
+    text = re.sub(r"(?<![\w~])~~(?=\S)(.+?)(?<=\S)~~(?![\w~])", r"\1", text)
     text = text.replace("**", "")
     text = re.sub("\0(\\d+)\0", lambda m: chr(int(m.group(1))), text)
+    if "&" in text:  # an entity (`--bump &lt;type&gt;`) reads as its character, once the tags are gone
+        import html
+
+        text = html.unescape(text)
     return " ".join(text.split())
 
 
