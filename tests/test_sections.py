@@ -340,3 +340,22 @@ def test_a_cut_names_sections_as_their_site_shows_them():
     assert done is not None
     line = next(ln for ln in done.text.splitlines() if ln.startswith("... [cut; not shown: "))
     assert "computed(), Declaring Reactive State *" in line and "{" not in line and "\\" not in line
+
+
+LINTS = ("# Lints\n\nEvery lint.\n\n## `box_default`\n\nWhat it does.\n\n### Why is this bad?\n\nIt allocates.\n\n"
+         "## `as_ptr`\n\nIt does.\n\n### Why is this bad?\n\nIt dangles.\n\n### Example\n\n`x.as_ptr()`\n")
+
+
+def test_a_repeated_subheading_is_shown_under_its_section():
+    """Tried as a new user would on a build tool's book: a lint list's `### Why is this bad?` sections were
+    shown one after another with no lint named above them."""
+    done = sections.cut(LINTS, 2000, {2: 1.0, 4: 0.9, 5: 0.8}, "lints.md", "# Lints")
+    assert done is not None
+    text = done.text
+    assert text.index("## `box_default`") < text.index("It allocates") < text.index("## `as_ptr`") \
+        < text.index("It dangles") < text.index("### Example")
+    assert text.count("## `as_ptr`") == 1  # once over the two sections under it
+    alone = [s for s in sections.split(LINTS) if s.title == "Example"][0]
+    assert sections.alone(alone, under=True) == alone.text  # a title of its own needs no heading above it
+    why = [s for s in sections.split(LINTS) if s.title == "Why is this bad?"][1]
+    assert sections.alone(why, under=True).startswith("## `as_ptr`\n\n### Why is this bad?")

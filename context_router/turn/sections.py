@@ -10,6 +10,8 @@ before it carries its section's heading), and one line that names what was left 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..records import record
 
 TYPE_CHECKING = False
@@ -36,27 +38,35 @@ class Section:
     part: int = 0  # 0: the section's first part; 1, 2...: the parts after it
     lead: str = ""  # the header rows of the table it goes on with (its rows follow the part before's): printed
     # above its rows when it is shown alone
+    parent: str = ""  # a `###` section's whose title the doc repeats: the `## ` heading of the section it is in
 
 
 def split(body: str) -> list[Section]:
     """The opening part, then the parts of each `##`/`###` section (outside code fences), in order."""
-    out: list[Section] = []
+    groups: list[tuple[str, int, list[str], str]] = []  # each section's title, level, lines, `##` heading above
     title, level, lines = "", 0, list[str]()
+    parent = under = ""  # the last `##` heading; the one the section being read is in
     fenced = False
     for line in body.splitlines():
         if line.startswith("```") or line.startswith("~~~"):
             fenced = not fenced
         depth = len(line) - len(line.lstrip("#"))
         if not fenced and 2 <= depth <= MAX_LEVEL and line[depth:depth + 1] == " ":
-            out += _parts(title, level, lines)
+            groups.append((title, level, lines, under))
             title, level, lines = line[depth:].strip(), depth, [line]
+            parent = f"## {title}" if depth == 2 else parent
+            under = parent if depth == 3 else ""
         else:
             lines.append(line)
-    out += _parts(title, level, lines)
-    return out
+    groups.append((title, level, lines, under))
+    # A `###` title the doc repeats (`### Why is this bad?` under each lint) says what its part is only with its
+    # `##` heading; a title of its own does without (the heading costs room).
+    repeats = Counter(title for title, level, _, _ in groups if level == 3)
+    return [part for title, level, lines, under in groups
+            for part in _parts(title, level, lines, under if repeats[title] > 1 else "")]
 
 
-def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
+def _parts(title: str, level: int, lines: list[str], parent: str = "") -> list[Section]:
     """One section's parts: paragraphs (blank-line separated, a code block kept whole) gathered up to
     PART_CHARS each. A long table is cut between its rows: a reference page's table of options (a 4,000-char
     `## Attributes`) is where a turn's answer is, one row of it, and as one part its length put it behind every
@@ -64,7 +74,7 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
     51.2% in context, nine other plain folders 79.8% -> 79.9%, at the same chars)."""
     text = "\n".join(lines).strip("\n")
     if len(text) <= PART_CHARS:
-        return [Section(title, level, text)]
+        return [Section(title, level, text, parent=parent)]
     chunks: list[list[str]] = [[]]
     leads: list[str | None] = [None]  # a chunk that starts inside a table: that table's header rows
     head: list[str] = []  # the header rows of the table the line is in (its first two: names, then the marks)
@@ -91,9 +101,9 @@ def _parts(title: str, level: int, lines: list[str]) -> list[Section]:
     for chunk, lead in zip(chunks, leads, strict=True):
         text = "\n".join(chunk).strip("\n")
         if text and out and lead is not None:  # it starts inside a table: it goes on with the part before
-            out.append(Section(title, level, text, len(out), lead))
+            out.append(Section(title, level, text, len(out), lead, parent))
         elif text:
-            out.append(Section(title, level, text, len(out)))
+            out.append(Section(title, level, text, len(out), parent=parent))
     return out
 
 
@@ -210,8 +220,16 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     sent = sent or {}
     parts = [opening]
     skipped: list[str] = [REST_OF_OPENING] if short else []
+    heading = ""  # the `##` heading the parts printed so far are under
     for j, section in enumerate(rest, start=1):
         if j in kept:
+            if section.level == 2:
+                heading = f"## {section.title}"
+            elif section.parent and section.parent != heading:
+                # A `###` shown without its `##` (the lint it is about, over its `### Why is this bad?`): the
+                # `##` heading goes first.
+                parts.append(section.parent)
+                heading = section.parent
             if section.part > 0 and j - 1 not in kept:  # a part shown without the one before it
                 parts.append(alone(section))
             elif section.lead:  # the rows after the part before's: one table
@@ -249,13 +267,14 @@ def _name(title: str) -> str:
     return title.replace("\\", "") if "\\" in title else title
 
 
-def alone(section: Section) -> str:
+def alone(section: Section, under: bool = False) -> str:
     """A part as it is shown without the one before it: a later part of a section carries its section's
-    heading (and its table's header rows)."""
+    heading (and its table's header rows); under: a `###` section's part carries its `##` heading too."""
+    above = f"{section.parent}\n\n" if under and section.parent else ""
     if section.part == 0:
-        return section.text
+        return above + section.text
     lead = f"{section.lead}\n" if section.lead else ""
-    return f"{'#' * section.level} {section.title} (part)\n{lead}{section.text}"
+    return f"{above}{'#' * section.level} {section.title} (part)\n{lead}{section.text}"
 
 
 def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT_NAMES) -> str:

@@ -276,8 +276,8 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
     if section is not None:
         unit = memory.unit(memory.PART, section.text)
         if view.known is None or unit not in view.known:
-            return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, alone(section), True),
-                         units=(unit,) if view.known is not None else ())
+            text = layout.warm(index, cand.path, cand.score, alone(section, under=True), True)
+            return Entry(cand.path, WARM, cand.score, text, units=(unit,) if view.known is not None else ())
     if view.known is not None:
         header = memory.unit(memory.HEADER, view.header)
         body = view.body()
