@@ -535,6 +535,7 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
      os.path.join("www", "content")),
     ({"website/docs/intro.md": "# A\n", "website/docusaurus.config.js": ""}, os.path.join("website", "docs")),
     ({"site/README.md": "# A\n"}, "docs"),  # a folder called site with no site in it: nothing to go by
+    ({"doc/book/src/intro.md": "# A\n", "doc/man/cargo.md": "# B\n"}, "doc"),  # a build tool's `doc/`
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)
@@ -544,7 +545,7 @@ def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
 def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     res = ctx("init")
     assert res.code == 2
-    assert res.err == ("ctx: error: no docs folder found here (no docs/, mkdocs.yml, book.toml, .vitepress/, "
+    assert res.err == ("ctx: error: no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
                        "src/content/docs, or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
     assert not (tmp_path / "config.yaml").exists()
 

@@ -395,7 +395,7 @@ def check(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
 @app.command()
 def init(docs: str | None = typer.Argument(
              None, help="The docs folder to describe (default: mkdocs.yml's docs_dir or book.toml's src here, "
-                        "else docs, else a site's content folder)."),
+                        "else docs or doc, else a site's content folder)."),
          output: str = typer.Option("config.yaml", "--output", "-o", help="Where to write the config."),
          from_cc: str | None = typer.Option(None, "--from-claude-cognitive",
                                             help="Convert claude-cognitive's keywords.json instead."),
@@ -411,7 +411,7 @@ def init(docs: str | None = typer.Argument(
     if docs is None:
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
-            raise InputError("no docs folder found here (no docs/, mkdocs.yml, book.toml, .vitepress/, "
+            raise InputError("no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
                              "src/content/docs, or a Hugo or Zola site's content/): name it, as in "
                              "`ctx init path/to/docs`")
     if from_cc is not None:

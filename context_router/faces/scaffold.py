@@ -350,7 +350,7 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
-    source folder of a book.toml here (mdBook), else `docs` if it is here, else a VitePress site's source (the
+    source folder of a book.toml here (mdBook), else `docs` or `doc` if it is here, else a VitePress site's source (the
     `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
@@ -375,8 +375,9 @@ def _site_docs(folder: str) -> str | None:
     src = sites.book_src(folder)
     if src is not None:
         return src
-    if os.path.isdir(os.path.join(folder, "docs")):
-        return os.path.join(folder, "docs")
+    for name in ("docs", "doc"):  # `doc/`: many Go and Rust projects' name for it
+        if os.path.isdir(os.path.join(folder, name)):
+            return os.path.join(folder, name)
     src = sites.vitepress_src(folder)
     if src is not None:
         return src
