@@ -183,6 +183,14 @@ def test_an_agents_front_matter_that_yaml_rejects_is_read_as_claude_code_reads_i
     assert index.split_front_matter("---\ntitle: a: b\n---\nx\n")[0] == {"title": "a: b"}
 
 
+def test_a_front_matter_value_that_starts_with_a_reserved_mark_is_its_text():
+    """Tried as a new user would on a web framework's docs: `title: @sveltejs/kit/hooks` (`@` is reserved in
+    YAML) was warned about on every module's page, and the page was indexed without its title."""
+    text = "---\ntitle: @sveltejs/kit/hooks\n---\n\n> MODULE: @sveltejs/kit/hooks\n"
+    doc = index.parse_doc("98-reference/15-@sveltejs-kit-hooks.md", (1, len(text)), text, 25)
+    assert doc.title == "@sveltejs/kit/hooks" and not doc.warnings
+
+
 @pytest.mark.parametrize("block", ["keywords: [", "s: \"\\xZZ\"", "title: x\n  - bad: [", "a: b\n- c"])
 def test_front_matter_broken_as_yaml_of_its_own_is_still_warned_about(block):
     meta, body, warning = index.split_front_matter(f"---\n{block}\n---\n# T\n")

@@ -506,7 +506,9 @@ def _plain_keys(block: str) -> dict[str, Any] | None:
             read = yaml.load(value, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if value else ""
             out[key] = value if isinstance(read, dict) else read  # `title: a: b` is the text "a: b"
         except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError):
-            if value[:1] in "[{|>&*!\"'%@`":
+            # `@` and a backtick are reserved in YAML and mean nothing to it: a value that starts with one is its
+            # text (`title: @sveltejs/kit/hooks`, as the site reads it); the other marks are YAML's own syntax.
+            if value[:1] in "[{|>&*!\"'%":
                 return None
             out[key] = value
     return out or None
