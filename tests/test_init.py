@@ -803,3 +803,25 @@ def test_a_heading_a_doc_repeats_and_a_bold_list_are_no_keywords(ctx, tmp_path):
     assert derived["CHANGELOG.md"] == ["changelog"]
     assert "why is this bad?" not in derived["lints.md"] and "box_default" in derived["lints.md"]
     assert derived["cli/add.md"] == ["pnpm add", "add", "save-prod", "global"], derived["cli/add.md"]
+
+
+def test_init_leaves_out_the_partials_of_a_site_that_publishes_none(ctx, tmp_path):
+    """Tried as a new user would on a package manager's Docusaurus docs: nine partials (`settings/_catalogMode.mdx`,
+    which pages import) were indexed as pages named by their file names, and one was warned about as untitled."""
+    write_docs(tmp_path, {"docusaurus.config.ts": "export default {};\n",
+                          "docs/settings.md": "---\ntitle: Settings\n---\n\nimport M from './_mode.mdx'\n\n<M />\n",
+                          "docs/_mode.mdx": "Strict or prefer.\n", "docs/_parts/more.md": "More.\n",
+                          "docs/intro.md": "# Intro\n\nHello.\n"})
+    res = ctx("init")
+    assert res.code == 0 and "partials left out: _*" in res.out, res.out
+    assert (tmp_path / "docs" / ".ctxignore").read_text().splitlines()[1:] == ["_*"]
+    assert sorted(derived_keywords(tmp_path)) == ["intro.md", "settings.md"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / "docs" / ".ctxignore").write_text("# the user's own\n")
+    check = ctx("check").out
+    assert "the docs named `_*` are partials that pages import" in check and "(`_*`)" in check
+
+
+def test_a_hugo_sites_index_pages_are_no_partials(tmp_path):
+    write_docs(tmp_path, {"config.toml": "", "content/deploy/_index.md": "# Deploy\n"})
+    assert scaffold.left_out(["deploy/_index.md"], str(tmp_path / "content")) == {}

@@ -199,7 +199,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     if not docs:
         findings.append(Finding("warning", f"no docs in {cfg.docs_root}: {READS}"))
     findings += [Finding("warning", scaffold.left_out_note(kind, cfg.docs_root, folders))
-                 for kind, folders in scaffold.left_out(docs).items()]
+                 for kind, folders in scaffold.left_out(docs, cfg.docs_root).items()]
     # Docs with no text (a site's redirect stub, a page that is one component: `<ThemePage />`) have nothing to
     # be found by, not even a title; a Claude Code command or skill is named by its file and says what it is in
     # its front matter `description`: neither is asked for a title.

@@ -50,9 +50,10 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     generic file name such as SKILL.md), then the terms that are its own: headings, identifiers in code spans
     and bold terms that no other doc has, minus words common across the docs."""
     scan = index.scan(docs_root)
-    out = left_out(scan.files)
-    gone = tuple(f + "/" for folders in out.values() for f in folders)
-    files = {rel: st for rel, st in scan.files.items() if not rel.startswith(gone)}
+    out = left_out(scan.files, docs_root)
+    gone = tuple(f + "/" for kind, folders in out.items() if kind != "partials" for f in folders)
+    files = {rel: st for rel, st in scan.files.items()
+             if not rel.startswith(gone) and not ("partials" in out and underscored(rel))}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
@@ -422,12 +423,25 @@ LEFT_OUT = {
     "versions": ("other versions left out", "other versions of the docs (the same pages again)", "version",
                  "to route one version"),
     "fixtures": ("test fixtures left out", "test fixtures, not docs", "folder", "to leave them out"),
+    "partials": ("partials left out", "partials that pages import (the site publishes no page of them)",
+                 "partial", "to leave them out"),
 }
+PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
 
-def left_out(paths: Iterable[str]) -> dict[str, list[str]]:
+def ignore_line(kind: str, folder: str) -> str:
+    return folder if kind == "partials" else f"/{folder}/"
+
+
+def underscored(path: str) -> bool:
+    """Whether a doc is a partial, or in a folder of them, by its name (`settings/_catalogMode.mdx`)."""
+    return any(part.startswith("_") for part in path.split("/"))
+
+
+def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, list[str]]:
     """kind (LEFT_OUT) -> the folders of a docs tree that hold no docs of its own: translations, other
-    versions, test fixtures; each kind found among the pages outside the kinds before it."""
+    versions, test fixtures; each kind found among the pages outside the kinds before it. With the docs'
+    folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored)."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures)):
@@ -435,6 +449,8 @@ def left_out(paths: Iterable[str]) -> dict[str, list[str]]:
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
             found[kind] = folders
+    if docs_root is not None and any(map(underscored, paths)) and sites.skips_underscored(docs_root):
+        found["partials"] = [PARTIALS]
     return found
 
 
@@ -457,8 +473,8 @@ def fixtures(paths: Iterable[str]) -> list[str]:
 def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
     """What `ctx init` and `ctx check` say of folders of a kind the docs' ignore files do not leave out."""
     _, held, _, why = LEFT_OUT[kind]
-    return (f"{folders_named(folders)} hold {held}: list them in {os.path.join(docs, IGNORE_FILE)} "
-            f"(`/{folders[0]}/`) {why}")
+    what = "the docs named `_*` are" if kind == "partials" else f"{folders_named(folders)} hold"
+    return f"{what} {held}: list them in {os.path.join(docs, IGNORE_FILE)} (`{ignore_line(kind, folders[0])}`) {why}"
 
 
 def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
@@ -470,8 +486,9 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
     lines = []
     for kind, folders in groups.items():
         _, held, one, _ = LEFT_OUT[kind]
-        lines += [f"# Written by ctx init: these folders hold {held.split(' (')[0]}. Delete a line to route that "
-                  f"{one} too.", *(f"/{folder}/" for folder in folders)]
+        these = "these files are" if kind == "partials" else "these folders hold"
+        lines += [f"# Written by ctx init: {these} {held.split(' (')[0]}. Delete a line to route that {one} too.",
+                  *(ignore_line(kind, folder) for folder in folders)]
     write_atomic(path, "\n".join(lines) + "\n")
     return path
 

@@ -77,6 +77,20 @@ def vitepress_src(folder: str) -> str | None:
     return os.path.normpath(os.path.join(folder, src))
 
 
+DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts"))
+
+
+def skips_underscored(docs_root: str) -> bool:
+    """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
+    another page imports): Docusaurus (its config here or one folder up) and Astro's content collections
+    (`src/content/docs`). Hugo's `_index.md` is a page: other sites keep them."""
+    root = os.path.abspath(docs_root)
+    if root.replace(os.sep, "/").endswith("/src/content/docs"):
+        return True
+    return any(os.path.isfile(os.path.join(folder, name)) for folder in (root, os.path.dirname(root))
+               for name in DOCUSAURUS_CONFIGS)
+
+
 def find_summary(docs_root: str) -> tuple[str, str] | None:
     """(the SUMMARY.md that lists these docs, its folder relative to the docs root as a path prefix): the
     docs root's own, else the one in the source folder of a book.toml in the docs root."""
