@@ -242,9 +242,11 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
             name = _name(section.title) or REST_OF_OPENING
             if name not in skipped:
                 skipped.append(name)
-    # A section shown in part (its heading says so) is not named as not shown, unless only such are left out.
+    # A section shown in part (its heading says so) is not named as not shown; when only such are left out,
+    # the line names what is: "the rest of" them (a count "1 of 1 sections" read as if nothing were shown).
     shown = {_name(rest[j - 1].title) or REST_OF_OPENING for j in kept if j <= len(rest)}
-    skipped = [name for name in skipped if name not in shown] or skipped
+    whole = [name for name in skipped if name not in shown]
+    rests = [] if whole else [name if name == REST_OF_OPENING else f"the rest of {name}" for name in skipped]
     if sent:
         names = list(dict.fromkeys(_name(rest[j - 1].title) or "the opening" if j else "the opening"
                                    for j in sorted(sent) if j <= len(rest)))
@@ -253,7 +255,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
-        parts.append(_left_out_line(skipped, total, path, hint))
+        parts.append(_left_out_line(whole or rests, total if whole else 0, path, hint))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -290,11 +292,12 @@ def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT
 
 
 def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = True) -> str:
-    """The cut doc's last line: the sections it does not show (whole), the doc's own first; how to see them."""
+    """The cut doc's last line: the sections it does not show (whole), the doc's own first, and how many of
+    the `total` (0: no count); how to see them."""
     ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
     how = f": `ctx show {path} SECTION`" if hint else ""
-    return _names_line("... [cut; not shown: ", ordered, f" ({len(skipped)} of {total} sections){how}] ...",
-                       CUT_NAMES)
+    count = f" ({len(skipped)} of {total} sections)" if total else ""
+    return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
