@@ -371,7 +371,7 @@ def doctor(docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     checks = diagnose(os.getcwd(), config, docs)
     for c in checks:
         print(f"{c.level}: {c.message}" + (f"\n  fix: {c.fix}" if c.fix else ""))
-    problems = sum(c.level != "ok" for c in checks)
+    problems = sum(c.level in ("warning", "error") for c in checks)
     print(f"{problems} problem(s) found" if problems else "all good")
     if problems:  # a health check that found something fails, so a script can tell
         raise typer.Exit(EXIT_FAILURE)

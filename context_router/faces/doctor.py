@@ -24,7 +24,7 @@ TEST_PROMPT = "what does this project do?"
 
 @dataclass(frozen=True)
 class Check:
-    level: str  # "ok", "warning" or "error"
+    level: str  # "ok", "note" (worth knowing, no problem), "warning" or "error"
     message: str
     fix: str | None = None  # the command (or step) that fixes it
 
@@ -123,7 +123,8 @@ def _hook_checks(cwd: str) -> list[Check]:
         out.append(Check(level, f"hook: installed for {name} in {path}; {detail}", fix))
         out += _trust_checks(host, path, root)
     if not found:
-        out.append(Check("warning", "hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline",
+        # A note, not a problem: `ctx route` piped into a prompt, or over MCP, needs no hook.
+        out.append(Check("note", "hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline",
                          "ctx hook install claude (or gemini, codex, cline)"))
     else:
         out.append(_server_check())
