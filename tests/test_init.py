@@ -825,3 +825,15 @@ def test_init_leaves_out_the_partials_of_a_site_that_publishes_none(ctx, tmp_pat
 def test_a_hugo_sites_index_pages_are_no_partials(tmp_path):
     write_docs(tmp_path, {"config.toml": "", "content/deploy/_index.md": "# Deploy\n"})
     assert scaffold.left_out(["deploy/_index.md"], str(tmp_path / "content")) == {}
+
+
+def test_a_doc_with_more_terms_than_room_keeps_the_ones_it_says_most(ctx, tmp_path):
+    """Tried as a new user would on a monitoring system's docs: its reference of eighty query functions got the
+    first twelve in the page's order (`abs`, `absent`, `ceil`...), none of the ones it is mostly about."""
+    names = [f"fn_{chr(97 + i)}" for i in range(16)]
+    text = "# Query functions\n\n" + "".join(f"## `{n}()`\n\nReturns {n}.\n\n" for n in names) + \
+        "Most queries use `fn_p()`: fn_p over a range, fn_p per second, fn_p again.\n"
+    write_docs(tmp_path / "docs", {"functions.md": text, "other.md": "# Other\n\nSomething else.\n"})
+    assert ctx("init").code == 0
+    keywords = derived_keywords(tmp_path)["functions.md"]
+    assert len(keywords) == 12 and keywords[:3] == ["query functions", "functions", "fn_p"], keywords

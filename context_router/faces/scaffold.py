@@ -18,6 +18,7 @@ from ..turn.words import FILLER, STOPWORDS, doc_name
 _LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
 
 
+_WORD = re.compile(r"[\w.-]*\w")  # a word of a doc's text as a term is spelled: `avg_over_time`, `tls.cert`
 MAX_KEYWORDS = 12  # per doc: a doc's names and its most telling terms, not its vocabulary
 COMMON_SHARE = 0.25  # a one-word term in the text of more docs than this share names none of them
 _CODE_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_.-]{3,40})`")
@@ -83,6 +84,12 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     for rel, body in bodies.items():
         words: list[str] = []
         own = [t for t in terms[rel] if owners[t] == 1 and _names_something(t, doc_words)]
+        if len(own) > MAX_KEYWORDS:
+            # More terms than room: the ones the doc says most (a reference of eighty functions is about `rate`
+            # more than about `abs`, the first in its order); then in its order.
+            low = body.lower()
+            counted = Counter(_WORD.findall(low))
+            own.sort(key=lambda t: -(low.count(t.lower()) if " " in t else counted[t.lower()]))
         name = names[rel] if shared[names[rel]] < WEAK_OWNERS else ""
         for word in (_bare(titles[rel]), _bare(headed.get(rel, "")), name, *own):
             word = " ".join(word.lower().split())
