@@ -269,6 +269,21 @@ def test_an_unknown_section_lists_the_close_matches(ctx, tmp_path):
     assert "(sections: Create a FastAPI Dependency, The model_config attribute, Using strict mode" in far.err
 
 
+def test_a_name_with_no_section_of_its_own_shows_the_section_that_mentions_it_most(ctx, tmp_path):
+    """Tried as a new user would on a monitoring system's configuration reference: `queue_config` is a key
+    documented inside `<remote_write>`, and `ctx show ... queue_config` failed with unrelated close matches."""
+    ref = ("# Configuration\n\nThe file.\n\n## `<scrape_config>`\n\nscrape_interval: 1m\n\n"
+           "## `<remote_write>`\n\nurl: <string>\n\n# Tune queue_config\nqueue_config:\n  capacity: 10000\n\n"
+           "### `<queue_config>` notes\n\nThe queue.\n\n## `<tracing>`\n\nqueue_config is not here.\n")
+    cfg = project(tmp_path, {"configuration.md": ref})
+    res = ctx("show", "configuration.md", "capacity", "--config", str(cfg))
+    assert res.code == 0, res.err
+    assert res.out.startswith("... [no section is called 'capacity'; the one that mentions it most: "
+                              "`<remote_write>`] ...\n\n## `<remote_write>`\n")
+    assert "### `<queue_config>` notes" in res.out and "<tracing>" not in res.out  # with its subsections
+    assert ctx("show", "configuration.md", "zebra", "--config", str(cfg)).code == 2
+
+
 def test_show_errors(ctx, tmp_path):
     cfg = project(tmp_path, {"manual.md": big_doc()})
     (tmp_path / "secret.md").write_text("# Secret\n")

@@ -310,6 +310,9 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     if section is None:
         return body
     found = sections.find(body, section)
+    if found is None and (mention := sections.mentioning(body, section)) is not None:
+        title, text = mention
+        return f"... [no section is called {section!r}; the one that mentions it most: {title}] ...\n\n{text}"
     if found is None:
         titles = sections.titles(body)
         near = headings.close(titles, section)

@@ -122,14 +122,35 @@ def find(body: str, name: str) -> str | None:
     titles = [s.title if s.part == 0 else "" for s in sections]
     picks = [i for i, t in enumerate(titles) if t and headings.matches(t, name)] or \
         [i for i, t in enumerate(titles) if t and any(k in headings.key(t) for k in wanted)]
-    if not picks:
-        return None
-    first = picks[0]
+    return _whole(sections, picks[0]) if picks else None
+
+
+def _whole(sections: Sequence[Section], first: int) -> str:
+    """The section that starts at part `first`, with its later parts and its subsections."""
     end = first + 1
     while end < len(sections) and (sections[end].part > 0 or sections[end].level > sections[first].level):
         end += 1
     shown = sections[first:end]
     return shown[0].text + "".join(("\n" if s.lead else "\n\n") + s.text for s in shown[1:])
+
+
+def mentioning(body: str, name: str) -> tuple[str, str] | None:
+    """(title, text) of the section that mentions `name` most (case-insensitive; its own parts, not its
+    subsections'), the first of them on a tie: a key documented inside a section (`queue_config` under
+    `<remote_write>`) has no heading of its own. None when no section mentions it."""
+    sections = split(body)
+    wanted = name.lower().strip()
+    counts: dict[int, int] = {}
+    head = 0
+    for i, section in enumerate(sections):
+        if section.part == 0:
+            head = i
+        if head and wanted:
+            counts[head] = counts.get(head, 0) + section.text.lower().count(wanted)
+    best = max(counts, key=lambda i: (counts[i], -i), default=None)
+    if best is None or counts[best] == 0:
+        return None
+    return sections[best].title, _whole(sections, best)
 
 
 def titles(body: str) -> list[str]:
