@@ -323,21 +323,28 @@ def test_an_mdx_site_is_read_as_markdown_without_its_imports(ctx, tmp_path):
 def test_without_esm_leaves_markdown_as_it_is():
     body = "Text.\n\nimport A from 'a';\n\n```js\nimport b from 'b';\n```\nexport const x = 1;\n\nEnd.\n"
     assert index.without_esm(body) == "Text.\n\n\n```js\nimport b from 'b';\n```\n\nEnd.\n"
-    assert index.body_of(body, "page.md") == body  # a markdown doc's lines are its text, whatever they say
-    assert index.body_of(body, "page.mdx") == index.without_esm(body)
+    # Tried as a new user would on a package manager's Docusaurus docs: a `.md` page imports a partial where it
+    # shows it (`import ScriptShell from './_scriptShell.mdx'`); Docusaurus reads it as MDX, and so does ctx.
+    assert index.body_of(body, "page.md") == index.body_of(body, "page.mdx") == index.without_esm(body)
+    prose = "Text.\n\nimport the module from the docs folder, then run it.\n\n```js\nimport b from 'b';\n```\n"
+    assert index.body_of(prose, "page.md") == prose  # a markdown doc's lines are its text
     assert index.without_esm("Plain text.\n") == "Plain text.\n"
 
 
-def test_a_markdown_page_that_opens_with_an_import_is_read_as_mdx():
+def test_a_markdown_page_with_an_import_is_read_as_mdx():
     """Docusaurus reads `.md` pages as MDX: a page written for it opens with its `<head>` metadata and its
-    imports, which a reader never sees; a markdown page whose text only mentions an import keeps it."""
+    imports, or imports a partial where it shows it, which a reader never sees; a markdown page whose text only
+    mentions an import keeps it."""
     page = ("---\ntitle: key-auth\n---\n\n<head>\n  <link rel=\"canonical\" href=\"https://example.com/key-auth\" />\n"
             "</head>\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n## Description\n\n"
             "Text.\n\nexport const tabs = 2;\n\n```js\nimport b from 'b';\n```\n")
     assert index.body_of(page, "plugins/key-auth.md") == "## Description\n\nText.\n\n\n```js\nimport b from 'b';\n```\n"
     assert index.body_of("import './setup.css';\n\n# Page\n", "page.md") == "# Page\n"
-    for kept in ("# Page\n\nimport A from 'a';\n", "import the module first.\n", "<header>\nx\n</header>\n",
-                 "<head>\nnever closed\n", "import \n\ntext\n"):
+    assert index.body_of("# Page\n\nimport A from './_a.mdx';\n\n<A />\n", "page.md") == "# Page\n\n\n<A />\n"
+    vue = "<script setup>\nimport A from './A.vue'\n</script>\n\n# Page\n\n<A />\n"  # a VitePress page's Vue code
+    assert index.body_of(vue, "page.md") == vue
+    for kept in ("# Page\n\nimport the module from a file.\n", "import the module first.\n",
+                 "<header>\nx\n</header>\n", "<head>\nnever closed\n", "import \n\ntext\n"):
         assert index.body_of(kept, "page.md") == kept
 
 

@@ -583,11 +583,12 @@ def body_of(text: str, rel: str) -> str:
 
 def readable(body: str, rel: str) -> str:
     """A doc's text as its reader sees it: without HTML comments and a leading `<head>` block, and an MDX
-    doc's without its imports and exports. A `.md` doc that opens with an import is MDX too: Docusaurus
-    reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';` (in
-    plain markdown no page starts with JavaScript; a paragraph further on that starts with "import " stays)."""
+    doc's without its imports and exports. A `.md` doc with an import at the margin is MDX too: Docusaurus
+    reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
+    imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
+    no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
     body = without_head(without_comments(body))
-    return without_esm(body) if rel.endswith(".mdx") or _opens_with_import(body) else body
+    return without_esm(body) if rel.endswith(".mdx") or _imports(body) else body
 
 
 def without_head(body: str) -> str:
@@ -600,10 +601,24 @@ def without_head(body: str) -> str:
     return body if end < 0 else body[end + len("</head>"):].lstrip("\n")
 
 
-def _opens_with_import(body: str) -> bool:
-    """Whether the doc's first line of text is an ES module import (`import X from '...'`, `import '...'`)."""
-    first = body.lstrip().split("\n", 1)[0]
-    return first.startswith("import ") and (" from '" in first or ' from "' in first or first[7:8] in ("'", '"'))
+def _imports(body: str) -> bool:
+    """Whether a line of the doc's text, outside code blocks, is an ES module import (`import X from '...'`,
+    `import '...'`). String work: the hook path never imports re."""
+    if not body.startswith("import ") and "\nimport " not in body:
+        return False
+    fence = ""
+    script = False  # inside a `<script>` block: a VitePress page's Vue code, which is no MDX
+    for line in body.split("\n"):
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif fence:
+            continue
+        elif script or line.lstrip().startswith("<script"):
+            script = "</script>" not in line
+        elif line.startswith("import ") and (" from '" in line or ' from "' in line or line[7:8] in ("'", '"')):
+            return True
+    return False
 
 
 def without_comments(body: str) -> str:
