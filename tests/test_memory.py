@@ -187,3 +187,23 @@ def test_a_warm_doc_whose_opening_a_cut_sent_is_not_named_again():
     plan = fit(cands, views, LAYOUT, 10000, 2, 3)
     assert [e.path for e in plan.entries] == ["hot.md", "new.md"]
     assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("cut.md", "held")]
+
+
+def test_how_to_see_the_rest_of_a_cut_doc_is_said_once_a_conversation():
+    """The `ctx show PATH SECTION` hint on a cut doc's last line is told once: a conversation that holds it (on
+    a doc of the turn's) is not told again; one that does not, or no memory at all, is."""
+    from context_router.turn import sections
+
+    body = "# Big\n\nWhat it is.\n\n" + "".join(f"## Part {i}\n\n" + "word " * 300 + "\n\n" for i in range(8))
+
+    def view(known):
+        return DocView(lambda: body, body[:40], True,
+                       lambda room, sent, hint: sections.cut(body, room, {2: 1.0}, "big.md", body[:40], sent, hint),
+                       known)
+
+    cands = [Candidate("big.md", 1.0, HOT)]
+    first = fit(cands, {"big.md": view({})}, LAYOUT, 3000, 1, 1)
+    assert "`ctx show big.md SECTION`" in first.output and memory.HINT in first.entries[0].units
+    again = fit(cands, {"big.md": view({memory.HINT: 1})}, LAYOUT, 3000, 2, 1)
+    assert "[cut; not shown: " in again.output and "ctx show" not in again.output
+    assert "`ctx show big.md SECTION`" in fit(cands, {"big.md": view(None)}, LAYOUT, 3000, 2, 1).output

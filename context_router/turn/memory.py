@@ -10,6 +10,8 @@ from __future__ import annotations
 import zlib
 
 WHOLE, PART, HEADER = "w", "p", "h"
+HINT = "n"  # the unit of the line that says how to see the rest of a cut doc (`ctx show PATH SECTION`): the
+# model needs it once a conversation, not every turn
 
 
 def unit(kind: str, text: str) -> str:

@@ -185,6 +185,8 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     cut = False  # a HOT doc placed so far is cut to its best parts
     pool = remaining - sep * len(cands) - _reserve([c for c in cands if c.tier != HOT], views, budget)
     top = max((v for ranked in (parts or {}).values() for v in ranked.values()), default=0.0)
+    # The conversation was told how to see the rest of a cut doc (on a doc of this turn's; else it is told again).
+    hinted = any(v.known and memory.HINT in v.known for v in views.values())
     rooms = None
     if pack:
         share = PART_SHARE * bar(budget)
@@ -204,7 +206,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
             room = remaining - sep - _reserve([c for c in later if c.tier != HOT], views, budget)
             if rooms is not None:
                 room = min(rooms.get(cand.path, 0), room)
-            block = _hot(layout, index, cand, view, body, room, measure, hint=not cut)
+            block = _hot(layout, index, cand, view, body, room, measure, hint=not cut and not hinted)
         if block is None:
             block = _warm(layout, index, cand, view, (parts or {}).get(cand.path) if pack else None, top)
             if pack and block.repeat:  # the conversation holds its header: a line naming it again adds nothing
@@ -263,6 +265,8 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
         return None
     text, kept = done
     units = tuple(u for u in (opening if j == 0 else parts[j] for j in sorted(kept) if j < len(parts)) if u)
+    if known is not None and hint and f"`ctx show {cand.path} " in text:
+        units += (memory.HINT,)
     return Entry(cand.path, HOT, cand.score, text, True, units,
                  saved=sum(len(split[j].text) for j in sent if j < len(split)))
 
