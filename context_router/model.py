@@ -200,12 +200,15 @@ def step(ws: Workspace, memory: Mapping[str, Any], prompt: str, hits: Mapping[st
             lift = (cos - sem.recall_threshold) / span if span > 0 else 1.0
             value = min(ceiling, cfg.warm.threshold + lift * (cfg.hot.threshold - cfg.warm.threshold))
             signals.append(Signal(info[i][0], FLOOR, value, f"semantic:{cos:.2f}"))
+    # A hub or an API stub page (`::: textual.strip`: a vector of one or two words) is close to any prompt that
+    # says its name: that is no evidence that it answers, so it rises to WARM at most.
+    hubs = ws.store.hubs(info[i][0] for i, _ in named if i in info) if named else frozenset()
     for i, cos in named:
         if i in info:
             path, c = info[i]
             if c in frozen and path in frozen[c]:
                 frozen[c].remove(path)  # named this closely, it comes back on its own
-            signals.append(Signal(path, FLOOR, 1.0, f"semantic:{cos:.2f}"))
+            signals.append(Signal(path, FLOOR, ceiling if path in hubs else 1.0, f"semantic:{cos:.2f}"))
 
     if prompt_vec:
         history = (history + [prompt_vec])[-sem.history:]
