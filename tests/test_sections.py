@@ -189,6 +189,9 @@ def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room
         return
     line = next(ln for ln in done.text.splitlines() if "[cut; not shown: " in ln)
     names = line.split("[cut; not shown: ")[1].removesuffix(": `ctx show t.md SECTION`] ...")
+    if names.endswith(": `ctx show t.md`] ..."):  # only the rest of the opening: the whole doc shows it
+        names = names.removesuffix(": `ctx show t.md`] ...")
+        assert names.startswith("the rest of the opening")
     shown = {ln[3:].removesuffix(" (part)") for ln in done.text.splitlines() if ln.startswith("## S")}
     if names.endswith(" sections)"):
         names, counts = names.removesuffix(" sections)").rsplit(" (", 1)
@@ -362,3 +365,27 @@ def test_a_repeated_subheading_is_shown_under_its_section():
     assert sections.alone(alone, under=True) == alone.text  # a title of its own needs no heading above it
     why = [s for s in sections.split(LINTS) if s.title == "Why is this bad?"][1]
     assert sections.alone(why, under=True).startswith("## `as_ptr`\n\n### Why is this bad?")
+
+
+@settings(max_examples=200, deadline=None)
+@given(blocks=st.lists(st.tuples(st.booleans(), st.integers(1, 60)), min_size=1, max_size=6))
+def test_an_opening_never_ends_inside_a_code_block(blocks):
+    """Tried as a new user would on a runtime's docs: an opening cut at its 600 chars stopped inside a
+    ```ts block, and everything after it, the next doc's banner too, read as code."""
+    text = "\n\n".join(("```ts\n" + "const x = 1;\n" * n + "```") if code else ("Some words. " * n)
+                       for code, n in blocks)
+    opening = sections.opening_of(text)
+    assert sum(1 for line in opening.splitlines() if line.lstrip().startswith("```")) % 2 == 0
+    assert opening.strip()
+
+
+def test_the_openings_later_part_and_a_doc_of_only_an_opening_read_right():
+    """A part of a doc's opening shown alone carries no empty `  (part)` heading; a cut doc that has nothing
+    left out but the rest of its opening says to see the whole doc (`ctx show PATH`: no SECTION names it)."""
+    body = "Intro.\n\n" + ("word " * 150 + "\n\n") * 6
+    parts = sections.split(body)
+    assert parts[2].level == 0 and parts[2].part == 2
+    assert sections.alone(parts[2]) == parts[2].text
+    done = sections.cut(body, 2500, {2: 1.0}, "t.md", "Intro.")
+    assert done is not None and " (part)" not in done.text
+    assert done.text.endswith("[cut; not shown: the rest of the opening: `ctx show t.md`] ...")

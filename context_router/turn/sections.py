@@ -217,6 +217,7 @@ def opening_of(text: str) -> str:
     lines: list[str] = []
     used = 0
     skipping = ""
+    fence, since = "", 0  # the code fence open at the line reached, and how many lines came before it
     for line in text.splitlines():
         low = line.strip().lower()
         if skipping:
@@ -230,8 +231,17 @@ def opening_of(text: str) -> str:
         else:
             if used + len(line) > OPENING_CHARS and lines:
                 break
+            mark = line.lstrip()[:3]
+            if mark in ("```", "~~~") and not fence:
+                fence, since = mark, len(lines)
+            elif fence and mark == fence:
+                fence = ""
             lines.append(line)
             used += len(line) + 1
+    if fence:
+        # Cut inside a code block: everything after it would read as code. The text before it, or the block
+        # closed where it was cut.
+        lines = lines[:since] if any(ln.strip() for ln in lines[:since]) else [*lines, fence]
     return "\n".join(lines).strip("\n")
 
 
@@ -294,9 +304,9 @@ def alone(section: Section, under: bool = False) -> str:
     """A part as it is shown without the one before it: a later part of a section carries its section's
     heading (and its table's header rows); under: a `###` section's part carries its `##` heading too."""
     above = f"{section.parent}\n\n" if under and section.parent else ""
-    if section.part == 0:
-        return above + section.text
     lead = f"{section.lead}\n" if section.lead else ""
+    if section.part == 0 or not section.level:  # the opening's later part has no heading to carry
+        return above + (lead if section.part else "") + section.text
     return f"{above}{'#' * section.level} {section.title} (part)\n{lead}{section.text}"
 
 
@@ -316,7 +326,8 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
     """The cut doc's last line: the sections it does not show (whole), the doc's own first, and how many of
     the `total` (0: no count); how to see them."""
     ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
-    how = f": `ctx show {path} SECTION`" if hint else ""
+    # A doc with no section but its opening is seen whole by `ctx show PATH`: no SECTION names the rest of it.
+    how = "" if not hint else f": `ctx show {path}`" if ordered == [REST_OF_OPENING] else f": `ctx show {path} SECTION`"
     count = f" ({len(skipped)} of {total} sections)" if total else ""
     return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 

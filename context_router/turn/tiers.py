@@ -265,7 +265,7 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
         return None
     text, kept = done
     units = tuple(u for u in (opening if j == 0 else parts[j] for j in sorted(kept) if j < len(parts)) if u)
-    if known is not None and hint and f"`ctx show {cand.path} " in text:
+    if known is not None and hint and f"`ctx show {cand.path}" in text:
         units += (memory.HINT,)
     return Entry(cand.path, HOT, cand.score, text, True, units,
                  saved=sum(len(split[j].text) for j in sent if j < len(split)))
