@@ -712,14 +712,14 @@ def test_markdown_by_its_long_name_is_a_doc(ctx, tmp_path):
     """Tried as a new user would on a static site generator's docs: its 102 posts and its README are
     `.markdown` files, and ctx read none of them."""
     write_docs(tmp_path / "docs", {
-        "_posts/2016-03-10-jekyll-3-1-2-released.markdown": "---\ntitle: Jekyll 3.1.2 released\n---\n\n"
-                                                             "Fixes the `--incremental` rebuild of layouts.\n",
-        "_docs/usage.md": "# Usage\n\nSee [the release](../_posts/2016-03-10-jekyll-3-1-2-released.markdown).\n",
+        "_docs/incremental.markdown": "---\ntitle: Incremental regeneration\n---\n\n"
+                                      "The `--incremental` rebuild of layouts.\n",
+        "_docs/usage.md": "# Usage\n\nSee [incremental builds](incremental.markdown).\n",
     })
     res = ctx("init")
     assert res.code == 0, res.err
     cfg = yaml.safe_load((tmp_path / "config.yaml").read_text())
-    post = "_posts/2016-03-10-jekyll-3-1-2-released.markdown"
+    post = "_docs/incremental.markdown"
     assert post in cfg["derived_keywords"] and cfg["related"]["_docs/usage.md"] == [post]
     data = json.loads(ctx("route", "incremental rebuild of layouts", "--format", "json").out)
     assert data["files"][0]["path"] == post
@@ -857,3 +857,17 @@ def test_a_doc_with_more_terms_than_room_keeps_the_ones_it_says_most(ctx, tmp_pa
     assert ctx("init").code == 0
     keywords = derived_keywords(tmp_path)["functions.md"]
     assert len(keywords) == 12 and keywords[:3] == ["query functions", "functions", "fn_p"], keywords
+
+
+def test_init_leaves_out_a_sites_blog(ctx, tmp_path):
+    """Tried as a new user would on a TUI framework's and a package manager's docs: old release posts
+    (`blog/posts/release0-23-0.md`, `blog/releases/11.15.md`) were HOT ahead of the guide that answers."""
+    write_docs(tmp_path / "docs", {"guide/buttons.md": "# Buttons\n\nHandle a press with on_button_pressed.\n",
+                                   "blog/posts/release0-23-0.md": "# Release 0.23\n\nButtons got a press event.\n",
+                                   "blog/index.md": "# Blog\n"})
+    res = ctx("init")
+    assert res.code == 0 and "blog posts left out: blog/" in res.out, res.out
+    assert (tmp_path / "docs" / ".ctxignore").read_text().splitlines()[1:] == ["/blog/"]
+    assert sorted(derived_keywords(tmp_path)) == ["guide/buttons.md"]
+    assert scaffold.posts(["blog/a.md", "blog/b.md"]) == []  # a docs folder that is all blog keeps it
+    assert scaffold.posts(["site/_posts/2020-01-01-launch.md", "docs/a.md"]) == ["site/_posts"]

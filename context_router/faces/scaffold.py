@@ -432,6 +432,8 @@ LEFT_OUT = {
     "fixtures": ("test fixtures left out", "test fixtures, not docs", "folder", "to leave them out"),
     "partials": ("partials left out", "partials that pages import (the site publishes no page of them)",
                  "partial", "to leave them out"),
+    "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
+              "to route the docs without them"),
 }
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
@@ -451,7 +453,8 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored)."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
-    for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures)):
+    for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures),
+                       ("posts", posts)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -475,6 +478,24 @@ def fixtures(paths: Iterable[str]) -> list[str]:
         if at is not None:
             out.add("/".join(parts[:at + 1]))
     return sorted(out)
+
+
+POST_FOLDERS = frozenset({"blog", "_posts", "posts"})
+
+
+def posts(paths: Iterable[str]) -> list[str]:
+    """The blog folders of a docs tree (`blog/`, Jekyll's `_posts/`, Hugo's `posts/`, at any depth): a release's
+    post says how things were then. Tried as a new user would on a TUI framework's and a package manager's
+    docs: old release posts were HOT ahead of the guide that answers. A docs folder that is all blog keeps it."""
+    paths = list(paths)
+    out: set[str] = set()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        at = next((i for i, part in enumerate(parts) if part.lower() in POST_FOLDERS), None)
+        if at is not None:
+            out.add("/".join(parts[:at + 1]))
+    inside = sum(1 for p in paths if p.startswith(tuple(f + "/" for f in out)))
+    return sorted(out) if inside < len(paths) else []
 
 
 def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
