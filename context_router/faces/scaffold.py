@@ -471,10 +471,15 @@ def fixtures(paths: Iterable[str]) -> list[str]:
     """The folders of test fixtures in a repo (`internal/testdata/`, `tests/fixtures/`): the markdown in them is
     what a test reads, not what a reader does. Tried as a new user would (`ctx init .`) on a Go monorepo: 14
     fixture READMEs of a code generator were indexed beside the components' own."""
+    return _folders_named(paths, FIXTURE_FOLDERS)
+
+
+def _folders_named(paths: Iterable[str], names: frozenset[str]) -> list[str]:
+    """The outermost folders of these paths called one of `names` (any case), at any depth."""
     out: set[str] = set()
     for path in paths:
         parts = path.split("/")[:-1]
-        at = next((i for i, part in enumerate(parts) if part.lower() in FIXTURE_FOLDERS), None)
+        at = next((i for i, part in enumerate(parts) if part.lower() in names), None)
         if at is not None:
             out.add("/".join(parts[:at + 1]))
     return sorted(out)
@@ -488,14 +493,9 @@ def posts(paths: Iterable[str]) -> list[str]:
     post says how things were then. Tried as a new user would on a TUI framework's and a package manager's
     docs: old release posts were HOT ahead of the guide that answers. A docs folder that is all blog keeps it."""
     paths = list(paths)
-    out: set[str] = set()
-    for path in paths:
-        parts = path.split("/")[:-1]
-        at = next((i for i, part in enumerate(parts) if part.lower() in POST_FOLDERS), None)
-        if at is not None:
-            out.add("/".join(parts[:at + 1]))
+    out = _folders_named(paths, POST_FOLDERS)
     inside = sum(1 for p in paths if p.startswith(tuple(f + "/" for f in out)))
-    return sorted(out) if inside < len(paths) else []
+    return out if inside < len(paths) else []
 
 
 def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
