@@ -434,8 +434,7 @@ def init(docs: str | None = typer.Argument(
     if groups:
         ignore = scaffold.leave_out(docs, groups)
         if ignore is not None:
-            what = "; ".join(f"{scaffold.LEFT_OUT[kind][0]}: "
-                             f"{scaffold.PARTIALS if kind == 'partials' else scaffold.folders_named(folders)}"
+            what = "; ".join(f"{scaffold.LEFT_OUT[kind][0]}: {scaffold.folders_named(folders, kind)}"
                              for kind, folders in groups.items())
             that = scaffold.LEFT_OUT[next(iter(groups))][2] if len(groups) == 1 else "folder"
             print(f"wrote {ignore} ({what}; delete a line to route that {that})")

@@ -417,8 +417,10 @@ def next_steps(target: str, cwd: str) -> list[str]:
 IGNORE_FILE = ".ctxignore"
 
 
-def folders_named(folders: Sequence[str]) -> str:
-    """`da/, de/, es/, fa/, ... (16 folders)`."""
+def folders_named(folders: Sequence[str], kind: str = "") -> str:
+    """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
+    if kind == "partials":
+        return PARTIALS
     more = f", ... ({len(folders)} folders)" if len(folders) > 4 else ""
     return ", ".join(f + "/" for f in folders[:4]) + more
 
@@ -471,10 +473,10 @@ def fixtures(paths: Iterable[str]) -> list[str]:
     """The folders of test fixtures in a repo (`internal/testdata/`, `tests/fixtures/`): the markdown in them is
     what a test reads, not what a reader does. Tried as a new user would (`ctx init .`) on a Go monorepo: 14
     fixture READMEs of a code generator were indexed beside the components' own."""
-    return _folders_named(paths, FIXTURE_FOLDERS)
+    return _outermost(paths, FIXTURE_FOLDERS)
 
 
-def _folders_named(paths: Iterable[str], names: frozenset[str]) -> list[str]:
+def _outermost(paths: Iterable[str], names: frozenset[str]) -> list[str]:
     """The outermost folders of these paths called one of `names` (any case), at any depth."""
     out: set[str] = set()
     for path in paths:
@@ -493,7 +495,7 @@ def posts(paths: Iterable[str]) -> list[str]:
     post says how things were then. Tried as a new user would on a TUI framework's and a package manager's
     docs: old release posts were HOT ahead of the guide that answers. A docs folder that is all blog keeps it."""
     paths = list(paths)
-    out = _folders_named(paths, POST_FOLDERS)
+    out = _outermost(paths, POST_FOLDERS)
     inside = sum(1 for p in paths if p.startswith(tuple(f + "/" for f in out)))
     return out if inside < len(paths) else []
 
