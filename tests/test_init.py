@@ -871,3 +871,16 @@ def test_init_leaves_out_a_sites_blog(ctx, tmp_path):
     assert sorted(derived_keywords(tmp_path)) == ["guide/buttons.md"]
     assert scaffold.posts(["blog/a.md", "blog/b.md"]) == []  # a docs folder that is all blog keeps it
     assert scaffold.posts(["site/_posts/2020-01-01-launch.md", "docs/a.md"]) == ["site/_posts"]
+
+
+def test_init_leaves_out_a_mintlify_sites_snippets(ctx, tmp_path):
+    """Tried as a new user would on a runtime's Mintlify docs: its `snippets/` (`import Add from
+    "/snippets/cli/add.mdx"`), which Mintlify publishes as no page, were routed as fifteen docs."""
+    write_docs(tmp_path / "docs", {"docs.json": '{"name": "Run", "navigation": {"pages": ["install"]}}\n',
+                                   "install.mdx": "---\ntitle: Install\n---\n\nimport Add from '/snippets/add.mdx'\n\n"
+                                                  "<Add />\n\nRun the installer.\n",
+                                   "snippets/add.mdx": "Add a package with `run add`.\n"})
+    res = ctx("init", "docs")
+    assert res.code == 0 and "snippets left out: snippets/" in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["install.mdx"]
+    assert scaffold.left_out(["snippets/a.mdx", "b.md"], str(tmp_path)) == {}  # not a Mintlify site

@@ -434,6 +434,8 @@ LEFT_OUT = {
     "fixtures": ("test fixtures left out", "test fixtures, not docs", "folder", "to leave them out"),
     "partials": ("partials left out", "partials that pages import (the site publishes no page of them)",
                  "partial", "to leave them out"),
+    "snippets": ("snippets left out", "snippets that pages import (Mintlify publishes no page of them)", "folder",
+                 "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
@@ -451,8 +453,9 @@ def underscored(path: str) -> bool:
 
 def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, list[str]]:
     """kind (LEFT_OUT) -> the folders of a docs tree that hold no docs of its own: translations, other
-    versions, test fixtures; each kind found among the pages outside the kinds before it. With the docs'
-    folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored)."""
+    versions, test fixtures, blogs; each kind found among the pages outside the kinds before it. With the docs'
+    folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored), and a
+    Mintlify site's `snippets/`."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures),
@@ -463,6 +466,8 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
             found[kind] = folders
     if docs_root is not None and any(map(underscored, paths)) and sites.skips_underscored(docs_root):
         found["partials"] = [PARTIALS]
+    if docs_root is not None and any(p.startswith("snippets/") for p in paths) and sites.mintlify(docs_root):
+        found["snippets"] = ["snippets"]
     return found
 
 

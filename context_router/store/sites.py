@@ -91,6 +91,15 @@ def skips_underscored(docs_root: str) -> bool:
                for name in DOCUSAURUS_CONFIGS)
 
 
+def mintlify(docs_root: str) -> bool:
+    """Whether these docs are a Mintlify site's: its `mint.json`, or a `docs.json` with a `navigation` (what
+    Mintlify publishes a page of). Its `snippets/` are imported by pages and published as none."""
+    if os.path.isfile(os.path.join(docs_root, "mint.json")):
+        return True
+    text = _read(docs_root, "docs.json")
+    return text is not None and '"navigation"' in text
+
+
 def find_summary(docs_root: str) -> tuple[str, str] | None:
     """(the SUMMARY.md that lists these docs, its folder relative to the docs root as a path prefix): the
     docs root's own, else the one in the source folder of a book.toml in the docs root."""
