@@ -492,11 +492,11 @@ def _outermost(paths: Iterable[str], names: frozenset[str]) -> list[str]:
     return sorted(out)
 
 
-POST_FOLDERS = frozenset({"blog", "_posts", "posts"})
+POST_FOLDERS = frozenset({"blog", "_posts"})  # not `posts/`: a REST API's docs may have one of its own
 
 
 def posts(paths: Iterable[str]) -> list[str]:
-    """The blog folders of a docs tree (`blog/`, Jekyll's `_posts/`, Hugo's `posts/`, at any depth): a release's
+    """The blog folders of a docs tree (`blog/`, Jekyll's `_posts/`, at any depth): a release's
     post says how things were then. Tried as a new user would on a TUI framework's and a package manager's
     docs: old release posts were HOT ahead of the guide that answers. A docs folder that is all blog keeps it."""
     paths = list(paths)
