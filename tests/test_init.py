@@ -817,10 +817,11 @@ def test_a_heading_a_doc_repeats_and_a_bold_list_are_no_keywords(ctx, tmp_path):
                     "### Why is this bad?\n\nIt dangles.\n",
         "cli/add.md": "# pnpm add\n\n## Options\n\n### --save-prod, -P, -p\n\nSaves to dependencies.\n\n"
                       "### ~~--global, -g~~\n\nGone.\n\n* Type: **true, false, deep**\n",
-        "other.md": "# Other\n\nSomething else.\n"})
+        "other.md": "# Other\n\nSomething else.\n\n## Does it run offline?\n\nYes.\n"})
     assert ctx("init").code == 0
     derived = derived_keywords(tmp_path)
     assert derived["CHANGELOG.md"] == ["changelog"]
+    assert "does it run offline" in derived["other.md"]  # a question heading, as a prompt would say it
     assert "why is this bad?" not in derived["lints.md"] and "box_default" in derived["lints.md"]
     assert derived["cli/add.md"] == ["pnpm add", "add", "save-prod", "global"], derived["cli/add.md"]
 
