@@ -250,7 +250,7 @@ def _bare(text: str) -> str:
         start += 1
     while end > start and _is_symbol(plain[end - 1]):
         end -= 1
-    return plain[start:end].strip(" \t\"'“”‘’:;,.*?!").strip()
+    return plain[start:end].strip(" \t\"'“”‘’:;,.*?").strip()
 
 
 def _is_symbol(ch: str) -> bool:
