@@ -556,6 +556,10 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"website/docs/intro.md": "# A\n", "website/docusaurus.config.js": ""}, os.path.join("website", "docs")),
     ({"site/README.md": "# A\n"}, "docs"),  # a folder called site with no site in it: nothing to go by
     ({"doc/book/src/intro.md": "# A\n", "doc/man/cargo.md": "# B\n"}, "doc"),  # a build tool's `doc/`
+    # a Docusaurus site whose docs are elsewhere than `docs/` (a database's `documentation/`)
+    ({"docusaurus.config.js": 'module.exports = {presets: [["classic", {blog: false, docs: {sidebar: {path: "x"}, '
+                              'path: "documentation", editUrl: ({docPath}) => `e/${docPath}`}}]]};\n',
+      "documentation/intro.md": "# A\n", "docs/old.md": "# B\n"}, "documentation"),
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)

@@ -358,7 +358,8 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
-    source folder of a book.toml here (mdBook), else `docs` or `doc` if it is here, else a VitePress site's source (the
+    source folder of a book.toml here (mdBook), else the docs `path` of a Docusaurus config here, else `docs` or
+    `doc` if it is here, else a VitePress site's source (the
     `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
@@ -381,6 +382,9 @@ def _site_docs(folder: str) -> str | None:
     if path is not None:
         return mkdocs.docs_dir(path, mkdocs.read(path))
     src = sites.book_src(folder)
+    if src is not None:
+        return src
+    src = sites.docusaurus_docs(folder)
     if src is not None:
         return src
     for name in ("docs", "doc"):  # `doc/`: many Go and Rust projects' name for it

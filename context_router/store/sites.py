@@ -80,6 +80,33 @@ def vitepress_src(folder: str) -> str | None:
 DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts"))
 
 
+def docusaurus_docs(folder: str) -> str | None:
+    """The docs folder of the Docusaurus site whose config is in this folder: its docs' `path` (the preset's
+    `docs: {path: "documentation"}`), when that folder is there; None otherwise (a site whose docs are the
+    default `docs/` is found by that name). Tried as a new user would on a database's docs: `ctx init` found
+    no docs folder in a site whose docs are in `documentation/`."""
+    import re  # `ctx init` only
+
+    for name in DOCUSAURUS_CONFIGS:
+        text = _read(folder, name)
+        if text is None:
+            continue
+        start = re.search(r"\bdocs\s*:\s*\{", text)
+        if start is None:
+            return None
+        depth = 0
+        for at in range(start.end() - 1, len(text)):  # the `path` key of the docs object itself, not a nested one
+            ch = text[at]
+            depth += (ch == "{") - (ch == "}")
+            if depth == 0:
+                return None
+            found = re.match(r"path\s*:\s*([\"'`])([^\"'`]+)\1", text[at:at + 300]) if depth == 1 else None
+            if found and not (text[at - 1].isalnum() or text[at - 1] == "_"):
+                path = os.path.normpath(os.path.join(folder, found.group(2)))
+                return path if os.path.isdir(path) else None
+    return None
+
+
 def skips_underscored(docs_root: str) -> bool:
     """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
     another page imports): Docusaurus (its config here or one folder up) and Astro's content collections
