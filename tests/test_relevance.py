@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_router.turn import lexical, sections
+from context_router.turn import lexical, sections, words
 from context_router.turn.render import MarkdownLayout
 from context_router.turn.tiers import HOT, Candidate, DocView, fit
 
@@ -74,6 +74,20 @@ def test_a_hyphened_name_with_a_one_letter_part_is_searched_as_it_is_written(ctx
     assert tiers_of(turn(ctx, cfg, "how do I watch a deep reactive object?")).get("watchers.md") == HOT
     now = tiers_of(turn(ctx, cfg, "what's the difference between v-if and v-show"))
     assert now.get("conditional.md") == HOT and "lists.md" not in now
+
+
+def test_a_verb_and_its_particle_find_the_word_the_docs_write(ctx, tmp_path):
+    """Tried as a new user would on a database's docs: "how do I back up my database?" sent the permission
+    pages (a revoke's "back") and left out the "Backup and restore" guide; "backup" found it."""
+    docs = {"operations/backup.md": "# Backup and restore\n\nTake a backup with a snapshot of the disk.\n" + FILLER,
+            "security/revoke.md": "# REVOKE\n\nTake the permission back from a user: the database keeps the "
+                                  "grant until then.\n" + FILLER,
+            "ingest.md": "# Ingestion\n\nWrite rows into the database over HTTP.\n" + FILLER}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "how do I back up my database?")
+    assert data["files"][0]["path"] == "operations/backup.md", data["files"]
+    assert words.content_words("set up login, then log in, and time out")[-2:] == ["setup", "timeout"]
+    assert "blowsup" in words.content_words("it blows up") and "upup" not in words.content_words("up up")
 
 
 def test_a_follow_up_keeps_its_doc_and_a_new_topic_lets_it_decay(ctx, tmp_path):

@@ -109,9 +109,18 @@ def content_words(text: str) -> list[str]:
     each once."""
     seen: set[str] = set()
     out: list[str] = []
+    # "back up": the docs may say "backup". After the prompt's own words, so that a long prompt's query
+    # (its first words, lexical.MAX_TERMS) keeps the words it has.
+    compounds: list[str] = []
+    prev = ""  # the word before, as a particle after it may make one word with it
     for chunk in text.split():
         candidates: list[str] = []
         pieces: list[str] = []
+        bare = chunk.strip(_EDGES).lower()
+        if bare in PARTICLES and len(prev) > 1 and prev.isalpha() and prev != bare and (
+                prev in PARTICLES or prev not in STOPWORDS):
+            compounds.append(prev + bare)
+        prev = bare
         for token in tokens_of(chunk):
             parts = split_identifier(token)
             pieces += parts
@@ -127,7 +136,7 @@ def content_words(text: str) -> list[str]:
             if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
                 seen.add(word)
                 out.append(word)
-    return out
+    return out + [w for w in dict.fromkeys(compounds) if w not in seen and w not in STOPWORDS]
 
 
 def hyphened(chunk: str) -> str | None:
@@ -144,6 +153,10 @@ def hyphened(chunk: str) -> str | None:
 
 
 _EDGES = "\"'`()[]{}<>.,;:!?*"  # what wraps a word in a prompt: quotes, code marks, brackets, a full stop
+# The particles of the verbs docs write as one word ("back up" a database, the "backup" guide; "set up", "log in",
+# "time out", "roll back", "fail over"): a prompt's verb and particle are also searched as that word, which counts
+# only where the docs hold it.
+PARTICLES = frozenset({"up", "in", "out", "off", "down", "over", "back"})
 
 
 def name_parts(parts: list[str]) -> list[str]:
