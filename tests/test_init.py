@@ -333,6 +333,18 @@ def test_an_mdx_docs_comments_are_left_out(body, read):
     assert index.body_of(body, "page.mdx") == read
 
 
+def test_a_pages_own_table_of_contents_is_left_out():
+    """Tried as a new user would on a web framework's docs: every page opens with a list of links to its own
+    sections, and a cut doc's opening or a WARM doc's header was that list (4,300 chars of a 10,000-char turn)."""
+    page = ("# Queues\n\n- [Introduction](#introduction)\n    - [Connections](#connections)\n"
+            "1. [Creating Jobs](#creating-jobs)\n\n## Introduction\n\nSee [Horizon](horizon.md) and "
+            "[retries](#retries).\n- [Dispatching](#dispatching) is covered below, with [batches](#batches).\n"
+            "```md\n- [Kept](#kept)\n```\n")
+    assert index.body_of(page, "queues.md") == (
+        "# Queues\n\n\n## Introduction\n\nSee [Horizon](horizon.md) and [retries](#retries).\n"
+        "- [Dispatching](#dispatching) is covered below, with [batches](#batches).\n```md\n- [Kept](#kept)\n```\n")
+
+
 def test_without_esm_leaves_markdown_as_it_is():
     body = "Text.\n\nimport A from 'a';\n\n```js\nimport b from 'b';\n```\nexport const x = 1;\n\nEnd.\n"
     assert index.without_esm(body) == "Text.\n\n\n```js\nimport b from 'b';\n```\n\nEnd.\n"

@@ -72,8 +72,8 @@ FIELDS_VERSION = 12  # how fields() writes a doc's text and splits its sections,
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
 # rules kept as text; 11: a title's table-of-contents label, a front matter `name`, front matter YAML rejects
 # read as `key: value` lines; 12: a title's entities as their characters, struck out text as its text, a front
-# matter value that starts with `@` as its text, a `.md` page with an import anywhere read as MDX, MDX comments
-# left out); the index is built anew when it changes
+# matter value that starts with `@` as its text, a `.md` page with an import anywhere read as MDX, MDX comments,
+# a page's own table of contents left out); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
