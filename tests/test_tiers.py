@@ -238,3 +238,22 @@ def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_
                                parts=parts).entries[1].text
     views["a.md"] = doc("a")
     assert "What a is." in fit(cands, views, LAYOUT, 10000, 1, 3, pack=False, parts=parts).entries[1].text
+
+
+def test_with_a_pipes_room_a_header_held_back_for_the_hot_docs_gets_what_they_left():
+    """Piped (more room than a hook's), a WARM doc held back to the headers' share while a HOT doc was cut is
+    shown after all when the HOT docs left room; through a hook's budget it stays left out."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(30))
+    big = DocView(lambda: body, "# Big", True, lambda room, sent, hint: sections.cut(body, room, {3: 1.0}, "big.md",
+                                                                                    "# Big", sent, hint))
+    warm = {f"w{i}.md": DocView(lambda i=i: f"# W{i}\n" + "w" * 900, f"# W{i}\n" + "h" * 900, True)
+            for i in range(4)}
+    cands = [Candidate("big.md", 1.0, "HOT"), *(Candidate(p, 0.5, "WARM") for p in warm)]
+    hook = fit(cands, {"big.md": big, **warm}, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
+    assert "warm share" in hook.reasons
+    piped = fit(cands, {"big.md": big, **warm}, LAYOUT, 25000, 1, 5, parts={"big.md": {3: 1.0}})
+    assert "warm share" not in piped.reasons and len(piped.output) <= 25000
+    assert {e.path for e in piped.entries} == {"big.md", *warm}
