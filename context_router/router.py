@@ -295,7 +295,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
     views: dict[str, tiers.DocView] = {}
     for path, doc in ws.store.docs(paths).items():
         # An oversized doc is shown by its header only: read just enough bytes to find it.
-        text = index.read_text(cfg.docs_root, doc.path,
+        text = index.read_doc(cfg.docs_root, doc.path,
                                limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
         if text is None:
             continue
@@ -732,7 +732,7 @@ def hold_read_docs(ws: Workspace, session: str, turn: int, docs: list[str]) -> N
     cfg = ws.config
     rows: list[tuple[str, str]] = []
     for path in docs:
-        text = index.read_text(cfg.docs_root, path, limit=cfg.max_doc_bytes)
+        text = index.read_doc(cfg.docs_root, path, limit=cfg.max_doc_bytes)
         if text is None:
             continue
         body = index.body_of(text, path)

@@ -901,3 +901,23 @@ def test_init_leaves_out_a_mintlify_sites_snippets(ctx, tmp_path):
     assert res.code == 0 and "snippets left out: snippets/" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["install.mdx"]
     assert scaffold.left_out(["snippets/a.mdx", "b.md"], str(tmp_path)) == {}  # not a Mintlify site
+
+
+def test_init_leaves_out_the_pages_other_pages_include(ctx, tmp_path):
+    """Tried as a new user would on a text editor's book: its generated command tables, which the commands page
+    includes (`{{#include ./generated/typable-cmd.md}}`), were pages of their own beside it, and `ctx check`
+    asked them for titles. Their text is read where it is included."""
+    write_docs(tmp_path / "book", {"book.toml": "[book]\n",
+                                   "src/commands.md": "# Commands\n\n## Typable commands\n\n"
+                                                      "{{#include ./generated/typable-cmd.md}}\n",
+                                   "src/generated/typable-cmd.md": "| `:reflow` | Hard-wrap the selection. |\n",
+                                   "src/SUMMARY.md": "- [Commands](commands.md)\n"})
+    res = ctx("init", "book/src")
+    assert res.code == 0 and "included pages left out: generated/typable-cmd.md" in res.out, res.out
+    ignore = (tmp_path / "book" / "src" / ".ctxignore").read_text()
+    assert "/generated/typable-cmd.md\n" in ignore
+    assert "generated/typable-cmd.md" not in derived_keywords(tmp_path)
+    res = ctx("check")
+    assert res.code == 0 and "typable-cmd" not in res.out, res.out
+    res = ctx("route", "--dry-run", "reflow")
+    assert "HOT] commands.md" in res.out and "`:reflow` | Hard-wrap" in res.out and "Cold: 1" in res.out, res.out

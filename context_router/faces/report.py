@@ -97,7 +97,7 @@ def status(ws: Workspace, session: str, trust_index: bool = False, implied: bool
 
 
 def body_text(ws: Workspace, path: str) -> str:
-    text = index.read_text(ws.config.docs_root, path)
+    text = index.read_doc(ws.config.docs_root, path)
     return "" if text is None else index.body_of(text, path)
 
 
@@ -205,7 +205,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     # its front matter `description`: neither is asked for a title.
     blank = set()
     for path in sorted(docs):  # front matter problems of docs read by an earlier turn, said again
-        text = index.read_text(cfg.docs_root, path)
+        text = index.read_doc(cfg.docs_root, path)
         meta, body, problem = index.split_front_matter(text) if text is not None else ({}, "", None)
         if not _MARKUP.sub("", body).strip() or isinstance(meta.get("description"), str):
             blank.add(path)
@@ -303,7 +303,7 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     from ..turn import headings, sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
-    text = index.read_text(ws.config.docs_root, rel) if is_doc_file(rel) else None
+    text = index.read_doc(ws.config.docs_root, rel) if is_doc_file(rel) else None
     if text is None:
         raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
     body = index.body_of(text, rel)

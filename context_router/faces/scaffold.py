@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import InputError
-from ..store import index, mkdocs, sites
+from ..store import includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
 from ..turn.words import FILLER, STOPWORDS, doc_name
@@ -52,9 +52,10 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     and bold terms that no other doc has, minus words common across the docs."""
     scan = index.scan(docs_root)
     out = left_out(scan.files, docs_root)
-    gone = tuple(f + "/" for kind, folders in out.items() if kind != "partials" for f in folders)
+    gone = tuple(f + "/" for kind, folders in out.items() if kind not in ("partials", "included") for f in folders)
+    pages = set(out.get("included", ()))
     files = {rel: st for rel, st in scan.files.items()
-             if not rel.startswith(gone) and not ("partials" in out and underscored(rel))}
+             if not rel.startswith(gone) and not ("partials" in out and underscored(rel)) and rel not in pages}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     titles: dict[str, str] = {}
@@ -62,7 +63,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     for n, (rel, st) in enumerate(sorted(files.items()), start=1):
         if progress is not None:
             progress(n, len(files))
-        text = index.read_text(docs_root, rel, limit=max_bytes)
+        text = index.read_doc(docs_root, rel, limit=max_bytes)
         if text is None:
             continue
         bodies[rel] = index.body_of(text, rel)
@@ -425,8 +426,9 @@ def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
     if kind == "partials":
         return PARTIALS
-    more = f", ... ({len(folders)} folders)" if len(folders) > 4 else ""
-    return ", ".join(f + "/" for f in folders[:4]) + more
+    pages = kind == "included"  # files, not folders
+    more = f", ... ({len(folders)} {'pages' if pages else 'folders'})" if len(folders) > 4 else ""
+    return ", ".join(f if pages else f + "/" for f in folders[:4]) + more
 
 
 # The folders `ctx init` leaves out, by kind: (what its line calls them, what they hold, what deleting a line
@@ -440,6 +442,8 @@ LEFT_OUT = {
                  "partial", "to leave them out"),
     "snippets": ("snippets left out", "snippets that pages import (Mintlify publishes no page of them)", "folder",
                  "to leave them out"),
+    "included": ("included pages left out", "pages that other pages include (read where they are included)",
+                 "page", "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
@@ -447,7 +451,7 @@ PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the
 
 
 def ignore_line(kind: str, folder: str) -> str:
-    return folder if kind == "partials" else f"/{folder}/"
+    return folder if kind == "partials" else f"/{folder}" if kind == "included" else f"/{folder}/"
 
 
 def underscored(path: str) -> bool:
@@ -472,7 +476,31 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         found["partials"] = [PARTIALS]
     if docs_root is not None and any(p.startswith("snippets/") for p in paths) and sites.mintlify(docs_root):
         found["snippets"] = ["snippets"]
+    if docs_root is not None:
+        gone = tuple(f + "/" for folders in found.values() for f in folders)
+        pages = included([p for p in paths if not p.startswith(gone)], docs_root)
+        if pages:
+            found["included"] = pages
     return found
+
+
+def included(paths: Sequence[str], docs_root: str) -> list[str]:
+    """The docs that other docs include whole or in part (`--8<-- "guide/cli-generated.md"`,
+    `{{#include ./generated/commands.md}}`): their text is read where it is included, and routed on its own
+    it would be sent twice. Tried as a new user would on a text editor's book: three generated command tables
+    were pages of their own, and `ctx check` asked them for titles."""
+    docs = set(paths)
+    real_root = os.path.realpath(docs_root)
+    out: set[str] = set()
+    for rel in docs:
+        text = index.read_text(docs_root, rel)
+        if text is None or not includes.has_includes(text):
+            continue
+        for path in includes.named(text, docs_root, rel, index.read_bytes):
+            name = os.path.relpath(path, real_root).replace(os.sep, "/")
+            if name != rel and name in docs:
+                out.add(name)
+    return sorted(out)
 
 
 FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__"})
@@ -512,7 +540,8 @@ def posts(paths: Iterable[str]) -> list[str]:
 def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
     """What `ctx init` and `ctx check` say of folders of a kind the docs' ignore files do not leave out."""
     _, held, _, why = LEFT_OUT[kind]
-    what = "the docs named `_*` are" if kind == "partials" else f"{folders_named(folders)} hold"
+    what = "the docs named `_*` are" if kind == "partials" else \
+        f"{folders_named(folders, kind)} {'are' if kind == 'included' else 'hold'}"
     return f"{what} {held}: list them in {os.path.join(docs, IGNORE_FILE)} (`{ignore_line(kind, folders[0])}`) {why}"
 
 
@@ -525,7 +554,7 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
     lines = []
     for kind, folders in groups.items():
         _, held, one, _ = LEFT_OUT[kind]
-        these = "these files are" if kind == "partials" else "these folders hold"
+        these = "these files are" if kind in ("partials", "included") else "these folders hold"
         lines += [f"# Written by ctx init: {these} {held.split(' (')[0]}. Delete a line to route that {one} too.",
                   *(ignore_line(kind, folder) for folder in folders)]
     write_atomic(path, "\n".join(lines) + "\n")

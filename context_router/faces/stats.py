@@ -117,7 +117,7 @@ def doc_tokens(ws: Workspace, count: Callable[[str], int] | None) -> dict[str, t
             if old is not None and old[:2] == (doc.mtime_ns, doc.size) and (old[3] >= 0 or count is None):
                 out[path] = (old[2], old[3])
                 continue
-            text = index.read_text(root, path)
+            text = index.read_doc(root, path)
             body = index.body_of(text, path) if text is not None else ""
             tokens = count(body) if count is not None else -1
             out[path] = (len(body), tokens)

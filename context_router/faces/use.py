@@ -98,7 +98,7 @@ def sent_parts(ws: Workspace, session: str, shown: Mapping[str, set[str]]) -> di
         units = ws.store.sent_units(session, list(shown))
     out: dict[str, list[tuple[str, str]]] = {}
     for path, tiers in shown.items():
-        text = index.read_text(cfg.docs_root, path, limit=cfg.max_doc_bytes)
+        text = index.read_doc(cfg.docs_root, path, limit=cfg.max_doc_bytes)
         if text is None:
             continue
         body = index.body_of(text, path)

@@ -13,6 +13,7 @@ import time
 
 from ..errors import DocsError
 from ..records import doc_path, is_doc_file, record
+from . import includes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -375,6 +376,13 @@ def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
     if b"\0" in data[:SNIFF_BYTES]:
         return None
     return data.decode("utf-8", errors="replace")
+
+
+def read_doc(root: str, rel: str, limit: int | None = None) -> str | None:
+    """A doc's text as its site builds it: read_text, with the files its include lines name in their place
+    (store/includes.py)."""
+    text = read_text(root, rel, limit)
+    return includes.expand(text, root, rel, read_bytes) if text is not None else None
 
 
 def _front_matter_block(text: str) -> tuple[str | None, str]:
@@ -887,7 +895,7 @@ def load_doc(root: str, rel: str, st: Stat, warm_lines: int, max_bytes: int,
     """Read and parse one doc; None when it must be skipped (binary, unreadable, gone)."""
     oversize = st[1] > max_bytes
     # An oversized doc is indexed by its header only: read just enough bytes to find it.
-    text = read_text(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
+    text = read_doc(root, rel, limit=min(max_bytes, 256 * 1024) if oversize else None)
     if text is None:
         return None
     return parse_doc(rel, st, text, warm_lines, oversize, analyse, titles)

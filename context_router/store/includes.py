@@ -1,0 +1,287 @@
+"""The text a docs site puts into a page where the page says so, read as the site's build reads it.
+
+A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "CONTRIBUTING.md"`,
+`--8<-- "docs/source_files/pixi.toml:minimal"`), mdBook's `{{#include ./generated/commands.md}}` (and
+`{{#rustdoc_include}}`), VitePress' `<!--@include: ./parts/basics.md-->` and its code import
+`<<< ./example.yaml#content`. The model is shown what the reader sees: the file, or its named part, in place of
+the line. A path that does not resolve inside the site (the folder of its mkdocs.yml, book.toml or
+`.vitepress`, else the docs) keeps its line, as the site would fail on it. Tried as a new user would: a
+contributing page was its one include line, and a how-to's example code was a list of include lines.
+
+Plain string work: the hook path never imports re. Only the files are read, never the tools run.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Read = Callable[[str, str, "int | None"], "bytes | None"]  # (root, rel, limit) -> bytes (index.read_bytes)
+
+SNIPPET = "--8<--"  # mkdocs (pymdownx.snippets)
+BOOK = ("{{#include ", "{{#rustdoc_include ")  # mdBook
+VITEPRESS = "<!--@include:"
+CODE_IMPORT = "<<< "  # VitePress: a code file as a code block
+MAX_DEPTH = 3  # an included page's own includes, so deep
+MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
+MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
+SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress")
+
+
+def has_includes(text: str) -> bool:
+    """Whether the text may name a file to include (a cheap test: most pages name none)."""
+    return (SNIPPET in text or VITEPRESS in text or any(m in text for m in BOOK)
+            or text.startswith(CODE_IMPORT) or "\n" + CODE_IMPORT in text)
+
+
+def expand(text: str, docs_root: str, rel: str, read: Read) -> str:
+    """The page's text with each include line replaced by what it names (as far as it resolves)."""
+    if not has_includes(text):
+        return text
+    site = site_root(docs_root)
+    return _expand(text, docs_root, site, os.path.dirname(os.path.join(docs_root, rel)), read, 0)
+
+
+def named(text: str, docs_root: str, rel: str, read: Read) -> list[str]:
+    """The real paths of the files the page's include lines name, as far as they resolve (what expand reads)."""
+    seen: list[str] = []
+
+    def reading(root: str, name: str, limit: int | None) -> bytes | None:
+        seen.append(os.path.join(root, name))
+        return read(root, name, limit)
+
+    expand(text, docs_root, rel, reading)
+    return seen
+
+
+def site_root(docs_root: str) -> str:
+    """The folder the site's build runs from: the nearest folder at or above the docs (up to MAX_UP, stopping
+    at the repository root) holding its mkdocs.yml, book.toml or `.vitepress`; else the docs' own folder."""
+    folder = os.path.realpath(docs_root)
+    for _ in range(MAX_UP + 1):
+        if any(os.path.exists(os.path.join(folder, mark)) for mark in SITE_MARKS):
+            return folder
+        if os.path.isdir(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
+            break
+        folder = os.path.dirname(folder)
+    return os.path.realpath(docs_root)
+
+
+def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str:
+    out: list[str] = []
+    block: list[str] | None = None  # the paths of a snippets block (`--8<--` alone on its line, then paths)
+    size = 0
+    for line in text.split("\n"):
+        bare = line.strip()
+        if block is not None:
+            if bare == SNIPPET:
+                for path in block:
+                    out.append(_snippet(path, line[:len(line) - len(line.lstrip())], docs_root, site, here, read,
+                                        depth) or path)
+                block = None
+            elif bare and not bare.startswith(";"):
+                block.append(bare)
+            continue
+        new = line
+        if bare == SNIPPET:
+            block = []
+            continue
+        if bare.startswith(SNIPPET + " "):
+            new = _snippet(bare[len(SNIPPET):].strip(), line[:len(line) - len(line.lstrip())], docs_root, site,
+                           here, read, depth) or line
+        elif any(m in line for m in BOOK):
+            new = _book(line, docs_root, site, here, read, depth)
+        elif bare.startswith(VITEPRESS) and bare.endswith("-->"):
+            new = _vitepress(bare[len(VITEPRESS):-3].strip(), docs_root, site, here, read, depth) or line
+        elif bare.startswith(CODE_IMPORT):
+            new = _code_import(bare[len(CODE_IMPORT):].strip(), docs_root, site, here, read) or line
+        size += len(new) + 1
+        if size > MAX_CHARS:
+            new = line
+        out.append(new)
+    if block is not None:  # an unclosed block: its lines as they were
+        out += [SNIPPET, *block]
+    return "\n".join(out)
+
+
+def _read(path: str, site: str, read: Read) -> str | None:
+    """A file's text, when it lies inside the site (index.read_bytes refuses anything else)."""
+    real = os.path.realpath(path)
+    if not real.startswith(site + os.sep):
+        return None
+    data = read(site, os.path.relpath(real, site), MAX_CHARS)
+    if data is None or b"\0" in data[:1024]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _resolve(name: str, bases: list[str], site: str, read: Read) -> tuple[str, str] | None:
+    """(the file's path, its text) of the first base that holds `name`."""
+    if not name or os.path.isabs(name) or "://" in name:
+        return None
+    for base in bases:
+        path = os.path.normpath(os.path.join(base, name))
+        if os.path.isfile(path):
+            text = _read(path, site, read)
+            if text is not None:
+                return path, text
+    return None
+
+
+def _split_spec(name: str, bases: list[str]) -> tuple[str, str]:
+    """`file.py:section` or `file.md:3:10` -> (file, spec); a name that is a file itself has no spec."""
+    if any(os.path.isfile(os.path.join(base, name)) for base in bases):
+        return name, ""
+    slash = name.rfind("/")
+    colon = name.find(":", slash + 1)
+    return (name[:colon], name[colon + 1:]) if colon > 0 else (name, "")
+
+
+def _snippet(arg: str, indent: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
+    """An mkdocs snippet: `"path"`, `"path:section"` or `"path:start:end"` (quoted; a block's paths are bare),
+    read from the site's root, the docs or the page's folder; each line indented as the include line was."""
+    if arg[:1] in "\"'" and arg.endswith(arg[:1]) and len(arg) >= 2:
+        arg = arg[1:-1].strip()
+    elif arg.startswith(("\"", "'")):
+        return None
+    bases = [site, docs_root, here]
+    name, spec = _split_spec(arg, bases)
+    found = _resolve(name, bases, site, read)
+    if found is None:
+        return None
+    path, text = found
+    if spec:
+        part = _part(text, spec, ("--8<-- [start:", "--8<-- [end:"), "]")
+        if part is None:
+            return None
+        text = part
+    text = "\n".join(line for line in text.split("\n") if "--8<-- [start:" not in line and "--8<-- [end:" not in line)
+    if depth < MAX_DEPTH:
+        text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
+    return "\n".join(indent + line if line else line for line in text.rstrip("\n").split("\n"))
+
+
+def _book(line: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str:
+    """A line with mdBook includes (`{{#include file.rs}}`, `{{#include file.rs:anchor}}`,
+    `{{#include file.rs:2:10}}`), each read from the page's folder."""
+    for mark in BOOK:
+        start = line.find(mark)
+        while start >= 0:
+            end = line.find("}}", start)
+            if end < 0:
+                break
+            arg = line[start + len(mark):end].strip()
+            name, spec = _split_spec(arg, [here])
+            found = _resolve(name, [here], site, read)
+            text = found[1] if found else None
+            if text is not None and spec:
+                text = _part(text, spec, ("ANCHOR: ", "ANCHOR_END: "), "")
+            if text is None:
+                start = line.find(mark, end)
+                continue
+            text = "\n".join(ln for ln in text.rstrip("\n").split("\n") if "ANCHOR:" not in ln
+                             and "ANCHOR_END:" not in ln)
+            if depth < MAX_DEPTH and found:
+                text = _expand(text, docs_root, site, os.path.dirname(found[0]), read, depth + 1)
+            line = line[:start] + text + line[end + 2:]
+            start = line.find(mark, start + len(text))
+    return line
+
+
+def _vitepress(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
+    """`<!--@include: ./parts/basics.md-->`, `...md#region`, `...md{3,10}`: from the page's folder, or the
+    docs' (`@/`)."""
+    arg, spec = _vitepress_spec(arg)
+    found = _resolve(arg[2:] if arg.startswith("@/") else arg, [docs_root if arg.startswith("@/") else here],
+                     site, read)
+    if found is None:
+        return None
+    text = _region(found[1], spec) if spec else found[1]
+    if text is None:
+        return None
+    return _expand(text.rstrip("\n"), docs_root, site, os.path.dirname(found[0]), read, depth + 1) \
+        if depth < MAX_DEPTH else text.rstrip("\n")
+
+
+def _code_import(arg: str, docs_root: str, site: str, here: str, read: Read) -> str | None:
+    """`<<< ./example.yaml#content [label]` or `<<< @/snippets/a.js{2}`: the code file as a fenced block."""
+    arg = arg.split(" [", 1)[0].strip()
+    arg, spec = _vitepress_spec(arg)
+    found = _resolve(arg[2:] if arg.startswith("@/") else arg, [docs_root if arg.startswith("@/") else here],
+                     site, read)
+    if found is None:
+        return None
+    text = _region(found[1], spec) if spec.startswith("#") else found[1]
+    if text is None:
+        return None
+    lang = os.path.splitext(found[0])[1].lstrip(".")
+    fence = "````" if "```" in text else "```"
+    return f"{fence}{lang}\n{text.rstrip()}\n{fence}"
+
+
+def _vitepress_spec(arg: str) -> tuple[str, str]:
+    """(path, `#region` or `{range}`) of a VitePress include's argument."""
+    brace = arg.find("{")
+    if brace > 0 and arg.endswith("}"):
+        arg, spec = arg[:brace], arg[brace:]
+        if "#" in arg:
+            arg, _, region = arg.partition("#")
+            return arg, "#" + region
+        return arg, spec
+    if "#" in arg:
+        arg, _, region = arg.partition("#")
+        return arg, "#" + region
+    return arg, ""
+
+
+def _region(text: str, spec: str) -> str | None:
+    """A VitePress region (`#name`: between `#region name` and `#endregion`) or line range (`{3,10}`)."""
+    if spec.startswith("#"):
+        name = spec[1:]
+        lines = text.split("\n")
+        start = next((i for i, ln in enumerate(lines) if "#region " + name in ln
+                      and ln.split("#region ", 1)[1].split()[:1] == [name]), None)
+        if start is None:
+            return None
+        end = next((i for i in range(start + 1, len(lines)) if "#endregion" in lines[i]), len(lines))
+        return "\n".join(ln for ln in lines[start + 1:end] if "#region" not in ln and "#endregion" not in ln)
+    inner = spec.strip("{}")
+    first, _, last = inner.partition(",")
+    return _lines(text, first.strip(), last.strip() if "," in inner else None)
+
+
+def _part(text: str, spec: str, marks: tuple[str, str], close: str) -> str | None:
+    """The part of a file a spec names: `name` (between the start and end marks for it) or `start:end` lines
+    (1-based, inclusive; either may be empty)."""
+    first, _, last = spec.partition(":")
+    if first.isdigit() or (not first and last.isdigit()):
+        return _lines(text, first, last if ":" in spec else first)
+    lines = text.split("\n")
+    begin, finish = marks[0] + spec + close, marks[1] + spec + close
+    start = next((i for i, ln in enumerate(lines) if _marks(ln, begin, close)), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if _marks(lines[i], finish, close)), len(lines))
+    return "\n".join(lines[start + 1:end])
+
+
+def _marks(line: str, mark: str, close: str) -> bool:
+    """Whether a line carries the mark (mdBook's `ANCHOR: name` ends at the name: `ANCHOR: names` is another)."""
+    at = line.find(mark)
+    if at < 0:
+        return False
+    rest = line[at + len(mark):]
+    return bool(close) or not rest[:1].isalnum() and rest[:1] not in ("_", "-")
+
+
+def _lines(text: str, first: str, last: str | None) -> str | None:
+    """Lines first..last (1-based, inclusive; an empty first is 1, an empty or None last the end)."""
+    if (first and not first.isdigit()) or (last and not last.isdigit()):
+        return None
+    lines = text.split("\n")
+    a = int(first) - 1 if first else 0
+    b = int(last) if last else len(lines)
+    return "\n".join(lines[max(0, a):b])

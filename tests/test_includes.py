@@ -1,0 +1,70 @@
+"""Include lines read as the site's build reads them (store/includes.py)."""
+
+from __future__ import annotations
+
+import os
+
+from context_router.store import includes, index
+
+
+def write(root, rel: str, text: str) -> None:
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def test_an_mkdocs_snippet_is_the_file_it_names_from_the_sites_root(tmp_path):
+    write(tmp_path, "mkdocs.yml", "site_name: x\n")
+    write(tmp_path, "CONTRIBUTING.md", "## Local development\n\nRun `pdm install`.\n")
+    write(tmp_path, "docs/dev/contributing.md", '# Contributing\n\n--8<-- "CONTRIBUTING.md"\n')
+    text = index.read_doc(str(tmp_path / "docs"), "dev/contributing.md")
+    assert text == "# Contributing\n\n## Local development\n\nRun `pdm install`.\n"
+
+
+def test_a_named_section_of_a_snippet_indented_as_its_line_and_a_block_of_paths(tmp_path):
+    write(tmp_path, "mkdocs.yml", "site_name: x\n")
+    write(tmp_path, "docs/src/a.toml", "# --8<-- [start:minimal]\n[workspace]\nname = 'a'\n# --8<-- [end:minimal]\n"
+                                       "[tasks]\n")
+    write(tmp_path, "docs/src/b.md", "b line\n")
+    page = ('=== "pixi.toml"\n    ```toml\n    --8<-- "docs/src/a.toml:minimal"\n    ```\n\n'
+            '--8<--\ndocs/src/b.md\n--8<--\n;--8<-- "escaped.md"\n')
+    write(tmp_path, "docs/p.md", page)
+    text = index.read_doc(str(tmp_path / "docs"), "p.md")
+    assert "    [workspace]\n    name = 'a'\n    ```" in text and "[tasks]" not in text and "start:minimal" not in text
+    assert "\nb line\n" in text and ';--8<-- "escaped.md"' in text
+
+
+def test_an_include_that_does_not_resolve_keeps_its_line_and_nothing_outside_the_site_is_read(tmp_path):
+    write(tmp_path / "outside", "secret.md", "secret\n")
+    site = tmp_path / "site"
+    write(site, "mkdocs.yml", "site_name: x\n")
+    page = '--8<-- "missing.md"\n--8<-- "../outside/secret.md"\n{{#include ../../outside/secret.md}}\n'
+    write(site, "docs/p.md", page)
+    assert index.read_doc(str(site / "docs"), "p.md") == page
+
+
+def test_mdbook_includes_by_anchor_and_lines_from_the_pages_folder(tmp_path):
+    write(tmp_path, "book.toml", "[book]\n")
+    write(tmp_path, "src/listings/main.rs",
+          "use x;\n// ANCHOR: here\nfn main() {}\n// ANCHOR_END: here\nfn rest() {}\n")
+    write(tmp_path, "src/generated/cmds.md", "| :quit | Close |\n")
+    write(tmp_path, "src/ch1.md", "```rust\n{{#include listings/main.rs:here}}\n```\n\n"
+                                  "{{#include ./generated/cmds.md}}\n{{#rustdoc_include listings/main.rs:1:1}}\n")
+    text = index.read_doc(str(tmp_path / "src"), "ch1.md")
+    assert text == "```rust\nfn main() {}\n```\n\n| :quit | Close |\nuse x;\n"
+
+
+def test_vitepress_includes_and_code_imports(tmp_path):
+    write(tmp_path, "docs/.vitepress/config.ts", "export default {}\n")
+    write(tmp_path, "docs/parts/basics.md", "<!-- #region setup -->\nnpm i vite\n<!-- #endregion setup -->\nmore\n")
+    write(tmp_path, "docs/guide/deploy.yml", "name: Deploy\n# #region content\non: push\n# #endregion content\n")
+    write(tmp_path, "docs/guide/p.md", "<!--@include: ../parts/basics.md#setup-->\n\n"
+                                       "<<< ./deploy.yml#content [.github/workflows/deploy.yml]\n"
+                                       "<!--@include: @/parts/basics.md{4,}-->\n")
+    text = index.read_doc(str(tmp_path / "docs"), "guide/p.md")
+    assert text == "npm i vite\n\n```yml\non: push\n```\nmore\n"
+
+
+def test_a_page_without_includes_is_its_text():
+    assert not includes.has_includes("# Title\n\nText with <<< inside and --8< half.\n")
