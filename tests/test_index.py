@@ -195,3 +195,15 @@ def test_a_front_matter_value_that_starts_with_a_reserved_mark_is_its_text():
 def test_front_matter_broken_as_yaml_of_its_own_is_still_warned_about(block):
     meta, body, warning = index.split_front_matter(f"---\n{block}\n---\n# T\n")
     assert meta == {} and body == "# T\n" and warning and warning.startswith("invalid front matter")
+
+
+def test_a_pages_script_and_style_blocks_are_not_its_text():
+    """Tried as a new user would on a build tool's VitePress docs: "svg raw" made HOT the page whose
+    `<script setup>` imported `bundler.svg?raw`. A script shown inside a code block is the page's text."""
+    from context_router.store.index import readable
+
+    page = ("<script setup>\nimport bundlerSvg from '../images/bundler.svg?raw'\n</script>\n\n# Why\n\nText.\n"
+            "<style scoped>\n.a { color: red }\n</STYLE>\n\n```html\n<script>\nkeep()\n</script>\n```\n")
+    out = readable(page, "why.md")
+    assert "bundler.svg" not in out and "color: red" not in out and "# Why\n\nText.\n" in out
+    assert "<script>\nkeep()\n</script>" in out

@@ -69,7 +69,7 @@ def test_init_prints_the_next_steps(ctx, tmp_path):
     res = ctx("init", "docs")
     assert res.code == 0
     lines = res.out.splitlines()
-    assert lines[0].startswith("wrote config.yaml (2 docs with derived keywords")
+    assert lines[0].startswith("wrote config.yaml (docs: docs; 2 docs with derived keywords")
     assert lines[1:3] == ["indexed 2 docs", "next:"]
     assert [line.split()[:3] for line in lines[3:]] == [
         ["ctx", "check", "check"], ["ctx", "route", '"a'], ["ctx", "hook", "install"]]
@@ -367,7 +367,7 @@ def test_a_markdown_page_with_an_import_is_read_as_mdx():
     assert index.body_of("import './setup.css';\n\n# Page\n", "page.md") == "# Page\n"
     assert index.body_of("# Page\n\nimport A from './_a.mdx';\n\n<A />\n", "page.md") == "# Page\n\n\n<A />\n"
     vue = "<script setup>\nimport A from './A.vue'\n</script>\n\n# Page\n\n<A />\n"  # a VitePress page's Vue code
-    assert index.body_of(vue, "page.md") == vue
+    assert index.body_of(vue, "page.md") == "\n# Page\n\n<A />\n"  # not MDX, and no text of the page
     for kept in ("# Page\n\nimport the module from a file.\n", "import the module first.\n",
                  "<header>\nx\n</header>\n", "<head>\nnever closed\n", "import \n\ntext\n"):
         assert index.body_of(kept, "page.md") == kept
@@ -572,6 +572,11 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"docusaurus.config.js": 'module.exports = {presets: [["classic", {blog: false, docs: {sidebar: {path: "x"}, '
                               'path: "documentation", editUrl: ({docPath}) => `e/${docPath}`}}]]};\n',
       "documentation/intro.md": "# A\n", "docs/old.md": "# B\n"}, "documentation"),
+    # a text editor's book in `book/`, beside a `docs/` of contributor notes: the book's config wins
+    ({"book/book.toml": "[book]\n", "book/src/usage.md": "# A\n", "docs/architecture.md": "# B\n"},
+     os.path.join("book", "src")),
+    ({"website/docusaurus.config.js": "", "website/docs/a.md": "# A\n", "docs/notes.md": "# B\n"},
+     os.path.join("website", "docs")),
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)

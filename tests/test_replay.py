@@ -124,3 +124,11 @@ def test_replay_rejects_bad_answer_lines(ctx, tmp_path):
     path = setup(tmp_path, [{"id": "x", "turns": [{"prompt": "alpha", "gold": ["a.md"], "answers": "Alpha"}]}])
     res = ctx("replay", str(path))
     assert res.code == 2 and "'answers' must be a list of non-empty lines" in res.err
+
+
+def test_an_answer_line_is_found_however_its_spaces_run():
+    """A table row is printed without its padding: the labelled line, copied from the source, still counts."""
+    from context_router.faces.replay import answered
+
+    assert answered(("| `--port <port>`     | Specify port       |",), "x\n| `--port <port>` | Specify port |\ny")
+    assert not answered(("| `--host` | Specify host |",), "| `--port <port>` | Specify port |")

@@ -263,6 +263,11 @@ def test_a_section_shown_in_part_is_not_named_as_not_shown():
     assert "[cut; not shown: Other (1 of 2 sections)" in done.text
     only = sections.cut("# T\n\nintro\n\n## Big\n\n" + para * 6, 2500, {second: 1.0}, "t.md", "# T")
     assert only is not None and "[cut; not shown: the rest of Big: `ctx show t.md SECTION`] ..." in only.text
+    # A section the conversation holds a part of is partly shown too: not named both as held and as not shown.
+    other = next(j for j, s in enumerate(parts) if s.title == "Other")
+    held = sections.cut(body, 2500, {other: 1.0}, "t.md", "# T", {second: 2})
+    assert held is not None and "already in this conversation (turn 2): Big" in held.text
+    assert "not shown: the rest of Big" in held.text and "not shown: Big" not in held.text
 
 
 def plugin_page() -> str:
@@ -389,3 +394,20 @@ def test_the_openings_later_part_and_a_doc_of_only_an_opening_read_right():
     done = sections.cut(body, 2500, {2: 1.0}, "t.md", "Intro.")
     assert done is not None and " (part)" not in done.text
     assert done.text.endswith("[cut; not shown: the rest of the opening: `ctx show t.md`] ...")
+
+
+def test_a_part_whose_section_goes_on_unshown_says_so():
+    """Tried as a new user would: a section's first part was shown with its heading and no mark, and read as
+    the whole section; a cut opening stopped inside a sentence. Both end with `[...]`."""
+    body = "# T\n\n" + "An opening line that goes on\nand on across lines. " * 20 + "\n\n## Big\n\n" + \
+        ("word " * 150 + "\n\n") * 6 + "## Other\n\nother\n"
+    parts = sections.split(body)
+    first = next(j for j, s in enumerate(parts) if s.title == "Big" and s.part == 0)
+    done = sections.cut(body, 3000, {first: 1.0}, "t.md", "# T")
+    assert done is not None
+    shown = done.text.split("\n\n")
+    assert shown[1].endswith(" " + sections.GOES_ON)  # the opening, cut inside its paragraph
+    at = done.text.index("## Big")
+    assert "\n" + sections.GOES_ON in done.text[at:]
+    whole = sections.cut(body, 100000, {first: 1.0, first + 1: 1.0, first + 2: 1.0, first + 3: 1.0}, "t.md", "# T")
+    assert whole is not None and "\n" + sections.GOES_ON not in whole.text

@@ -257,3 +257,20 @@ def test_with_a_pipes_room_a_header_held_back_for_the_hot_docs_gets_what_they_le
     piped = fit(cands, {"big.md": big, **warm}, LAYOUT, 25000, 1, 5, parts={"big.md": {3: 1.0}})
     assert "warm share" not in piped.reasons and len(piped.output) <= 25000
     assert {e.path for e in piped.entries} == {"big.md", *warm}
+
+
+def test_a_tables_padding_is_printed_as_one_space_outside_code():
+    """Tried as a new user would on a build tool's docs: 9,300 of its CLI page's 16,500 chars were the spaces
+    that line its table's columns up. The block prints the row without them, in every layout."""
+    from context_router.turn.render import XmlLayout, unpadded
+
+    page = ("| Option              | Description        |\n|:--------------------|-------------------:|\n"
+            "| `--port <port>`     | Specify port       |\n\n  | indented  |  row  |\n\n```\n| code   | kept |\n```")
+    want = ("| Option | Description |\n|:---|---:|\n| `--port <port>` | Specify port |\n\n  | indented | row |\n\n"
+            "```\n| code   | kept |\n```")
+    assert unpadded(page) == want
+    assert LAYOUT.hot(1, "cli.md", 1.0, page).endswith(want)
+    assert want in LAYOUT.warm(1, "cli.md", 0.5, page, False)
+    assert "| Option | Description |" in XmlLayout(lambda p: ()).hot(1, "cli.md", 1.0, page)
+    plain = "No table here.\n\nTwo  spaces stay in prose."
+    assert unpadded(plain) == plain

@@ -442,8 +442,8 @@ def init(docs: str | None = typer.Argument(
             for kind, folders in groups.items():
                 _warn(f"warning: {scaffold.left_out_note(kind, docs, folders)}")
     if "derived_keywords" in body:
-        print(f"wrote {written} ({len(body['derived_keywords'])} docs with derived keywords: evidence for a doc; "
-              "move a phrase to `keywords` to make a mention bring its doc in full)")
+        print(f"wrote {written} (docs: {os.path.relpath(docs)}; {len(body['derived_keywords'])} docs with derived "
+              "keywords: evidence for a doc; move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
     _index_new(written, len(body.get("derived_keywords", body.get("keywords", {}))))

@@ -364,8 +364,16 @@ def default_docs(cwd: str) -> str:
     `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
-    `docs` (which `ctx init` then says it did not find)."""
-    for folder in (cwd, *(os.path.join(cwd, name) for name in SITE_FOLDERS)):
+    `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a book.toml, a
+    Docusaurus config), here or in a site folder (`book/` too), comes before a plain `docs/` here: tried as a
+    new user would on a text editor's repo, whose book is in `book/`, the four contributor notes in `docs/`
+    were taken for its docs."""
+    folders = (cwd, *(os.path.join(cwd, name) for name in SITE_FOLDERS))
+    for folder in (*folders, os.path.join(cwd, BOOK_FOLDER)):
+        found = _configured_docs(folder)
+        if found:
+            return os.path.relpath(found, cwd)
+    for folder in folders:
         found = _site_docs(folder)
         if found:
             return os.path.relpath(found, cwd)
@@ -373,21 +381,27 @@ def default_docs(cwd: str) -> str:
 
 
 SITE_FOLDERS = ("website", "www", "site")
+BOOK_FOLDER = "book"  # an mdBook beside the code: its book.toml in `book/`
 
 
-def _site_docs(folder: str) -> str | None:
-    """The docs of the site in this folder (default_docs), or None."""
+def _configured_docs(folder: str) -> str | None:
+    """The docs a site's config in this folder names (an mkdocs.yml, a book.toml, a Docusaurus config), or
+    None."""
     if not os.path.isdir(folder):
         return None
     path = mkdocs.in_folder(folder)
     if path is not None:
         return mkdocs.docs_dir(path, mkdocs.read(path))
-    src = sites.book_src(folder)
-    if src is not None:
-        return src
-    src = sites.docusaurus_docs(folder)
-    if src is not None:
-        return src
+    found = sites.book_src(folder) or sites.docusaurus_docs(folder)
+    if found is None and any(os.path.isfile(os.path.join(folder, name)) for name in sites.DOCUSAURUS_CONFIGS):
+        found = os.path.join(folder, "docs") if os.path.isdir(os.path.join(folder, "docs")) else None  # its default
+    return found
+
+
+def _site_docs(folder: str) -> str | None:
+    """The docs of the site in this folder without a config that names them (default_docs), or None."""
+    if not os.path.isdir(folder):
+        return None
     for name in ("docs", "doc"):  # `doc/`: many Go and Rust projects' name for it
         if os.path.isdir(os.path.join(folder, name)):
             return os.path.join(folder, name)

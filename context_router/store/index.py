@@ -595,8 +595,38 @@ def readable(body: str, rel: str) -> str:
     reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
     imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
-    body = without_toc(without_head(without_comments(body)))
+    body = without_toc(without_scripts(without_head(without_comments(body))))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
+
+
+def without_scripts(body: str) -> str:
+    """The text without its `<script>` and `<style>` blocks (at a line's start, outside code blocks): a
+    VitePress page's Vue code (`<script setup>` importing its components and images), which the page runs and
+    never shows. Tried as a new user would on a build tool's docs: "svg raw" made HOT the page whose script
+    imported `bundler.svg?raw`, ahead of the page on importing assets as strings. Plain string work."""
+    if "<script" not in body and "<style" not in body:
+        return body
+    out: list[str] = []
+    fence = skipping = ""
+    for line in body.split("\n"):
+        if skipping:
+            if skipping in line.lower():
+                skipping = ""
+            continue
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif not fence:
+            low = line.lstrip().lower()
+            tag = next((t for t in ("<script", "<style") if low.startswith(t) and low[len(t):len(t) + 1] in (">", " ")),
+                       None)
+            if tag is not None:
+                end = "</" + tag[1:] + ">"
+                if end not in low:
+                    skipping = end
+                continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def without_toc(body: str) -> str:

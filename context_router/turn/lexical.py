@@ -66,15 +66,15 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 13  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 14  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
 # rules kept as text; 11: a title's table-of-contents label, a front matter `name`, front matter YAML rejects
 # read as `key: value` lines; 12: a title's entities as their characters, struck out text as its text, a front
 # matter value that starts with `@` as its text, a `.md` page with an import anywhere read as MDX, MDX comments,
-# a page's own table of contents left out; 13: include lines read as the files they name); the index is built
-# anew when it changes
+# a page's own table of contents left out; 13: include lines read as the files they name; 14: a page's script
+# and style blocks left out); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

@@ -27,6 +27,7 @@ PART_CHARS = 1000  # a section longer than this is cut into parts of about this 
 # 1,500 put the answer in context on 76% of plain turns, 1,000 on 78%, no corpus lower, at the same chars)
 PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
 REST_OF_OPENING = "the rest of the opening"
+GOES_ON = "[...]"  # under a part whose section goes on unshown, and a cut opening that stops inside a paragraph
 OPENING_CHARS = 600  # of a cut doc's opening part: its title and what it is about, not its whole preamble
 
 
@@ -216,6 +217,7 @@ def opening_of(text: str) -> str:
     nothing to a reader (script and style blocks, HTML comments)."""
     lines: list[str] = []
     used = 0
+    within = False
     skipping = ""
     fence, since = "", 0  # the code fence open at the line reached, and how many lines came before it
     for line in text.splitlines():
@@ -230,6 +232,7 @@ def opening_of(text: str) -> str:
                 break
         else:
             if used + len(line) > OPENING_CHARS and lines:
+                within = bool(line.strip() and lines[-1].strip())  # the cut stops inside a paragraph
                 break
             mark = line.lstrip()[:3]
             if mark in ("```", "~~~") and not fence:
@@ -242,6 +245,8 @@ def opening_of(text: str) -> str:
         # Cut inside a code block: everything after it would read as code. The text before it, or the block
         # closed where it was cut.
         lines = lines[:since] if any(ln.strip() for ln in lines[:since]) else [*lines, fence]
+    elif within:
+        lines[-1] += " " + GOES_ON
     return "\n".join(lines).strip("\n")
 
 
@@ -267,6 +272,8 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
                 parts[-1] += "\n" + section.text
             else:
                 parts.append(section.text)
+            if j < len(rest) and rest[j].part > 0 and j + 1 not in kept and j + 1 not in sent:
+                parts[-1] += "\n" + GOES_ON  # its section goes on, unshown: the reader is told
         elif j not in sent:
             # A section is named once however many of its parts are left out; a later part of the opening
             # is "the rest of the opening".
@@ -275,7 +282,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
                 skipped.append(name)
     # A section shown in part (its heading says so) is not named as not shown; when only such are left out,
     # the line names what is: "the rest of" them (a count "1 of 1 sections" read as if nothing were shown).
-    shown = {_name(rest[j - 1].title) or REST_OF_OPENING for j in kept if j <= len(rest)}
+    shown = {_name(rest[j - 1].title) or REST_OF_OPENING for j in (*kept, *sent) if 0 < j <= len(rest)}
     whole = [name for name in skipped if name not in shown]
     rests = [] if whole else [name if name == REST_OF_OPENING else f"the rest of {name}" for name in skipped]
     if sent:
