@@ -926,3 +926,23 @@ def test_init_leaves_out_the_pages_other_pages_include(ctx, tmp_path):
     assert res.code == 0 and "typable-cmd" not in res.out, res.out
     res = ctx("route", "--dry-run", "reflow")
     assert "HOT] commands.md" in res.out and "`:reflow` | Hard-wrap" in res.out and "Cold: 1" in res.out, res.out
+
+
+def test_derived_keywords_leave_out_what_names_nothing(ctx, tmp_path):
+    """Tried as a new user would on a package manager's and a dataframe library's docs: `dev/changelog.md` was
+    "dev" (its folder, one of five docs there), an upgrade guide `releases/1.md` was "1", a contributing page
+    titled "Overview" was "overview", and an example's `foo_project` and a cut `read_` were keywords."""
+    write_docs(tmp_path / "docs", {
+        **{f"dev/{name}.md": f"# {name.title()}\n\nAbout {name}.\n" for name in ("benchmark", "write", "fixtures")},
+        "dev/changelog.md": "# Changelog\n\n## 2.0\n\nChanged things.\n",
+        "dev/contributing.md": "# Overview\n\nSet up `foo_project` and call `read_` then `read_csv`.\n",
+        "releases/1.md": "---\ntitle: '1'\n---\n\nThe first release.\n",
+        "skills/pdf-report/SKILL.md": "---\nname: pdf\n---\n\nMake a PDF report.\n"})
+    assert ctx("init").code == 0
+    derived = derived_keywords(tmp_path)
+    assert "dev" not in derived["dev/changelog.md"] and "changelog" in derived["dev/changelog.md"]
+    assert derived.get("releases/1.md", []) == []
+    contributing = derived["dev/contributing.md"]
+    assert "overview" not in contributing and "foo_project" not in contributing and "read_" not in contributing
+    assert "read_csv" in contributing and "contributing" in contributing
+    assert "pdf report" in derived["skills/pdf-report/SKILL.md"]  # a skill's folder is about its SKILL.md

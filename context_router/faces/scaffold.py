@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..store import includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
-from ..turn.words import FILLER, STOPWORDS, doc_name
+from ..turn.words import FILLER, GENERIC_NAMES, STOPWORDS, doc_name, doc_stem
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
 
@@ -79,6 +79,11 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     doc_words = {rel: set(body.lower().split()) for rel, body in bodies.items()}
     # A file name that many docs share (a tutorial's step-1/description.md, step-2/description.md...) names none.
     names = {rel: doc_name(rel).replace("-", " ").replace("_", " ") for rel in bodies}
+    # A generic file name (CHANGELOG.md) is named by its folder where the folder is about it (a skill's folder,
+    # a package's); a folder of many docs is not (a package manager's `dev/changelog.md` was "dev").
+    in_folder = Counter(os.path.dirname(rel) for rel in bodies)
+    names = {rel: name if doc_stem(os.path.basename(rel)).lower() not in GENERIC_NAMES
+             or in_folder[os.path.dirname(rel)] <= GENERIC_FOLDER_DOCS else "" for rel, name in names.items()}
     shared = Counter(names.values())
     keywords: dict[str, list[str]] = {}
     related: dict[str, list[str]] = {}
@@ -94,7 +99,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         name = names[rel] if shared[names[rel]] < WEAK_OWNERS else ""
         for word in (_bare(titles[rel]), _bare(headed.get(rel, "")), name, *own):
             word = " ".join(word.lower().split())
-            if word and word not in words and not _common(word, doc_words):
+            if word and word not in words and not _common(word, doc_words) and not _poor(word):
                 words.append(word)
         keywords[rel] = words[:MAX_KEYWORDS]
         base = os.path.dirname(rel)
@@ -277,6 +282,24 @@ def _names_something(term: str, doc_words: dict[str, set[str]]) -> bool:
     if not telling:
         return False
     return len(doc_words) < 4 or any(not _common(w, doc_words) for w in telling)
+
+
+GENERIC_FOLDER_DOCS = 3  # a folder of at most this many docs is about its generic file (SKILL.md, README.md)
+# Titles that many sites give a page each, naming no topic of their own ("Overview", "Goals")
+GENERIC_TITLES = frozenset("""
+contents design goal goals index overview readme reference references summary
+""".split()) | {"table of contents"}
+PLACEHOLDERS = frozenset({"foo", "bar", "baz", "qux", "quux", "foobar"})  # an example's made-up names
+
+
+def _poor(word: str) -> bool:
+    """A derived keyword that names nothing a prompt would say of its doc: a number ("1", a guide's file name),
+    a cut identifier (`read_`), a generic title ("overview", "table of contents"), or an example's placeholder
+    (`foo_project`). Tried as a new user would on a dataframe library's and a package manager's docs."""
+    parts = word.replace("_", " ").replace("-", " ").split()
+    return (not any(ch.isalpha() for ch in word) or word.endswith(("_", ".", "-")) or word in GENERIC_TITLES
+            or (all(p in GENERIC_TITLES or p in STOPWORDS for p in parts) and any(p in GENERIC_TITLES for p in parts))
+            or any(p in PLACEHOLDERS for p in parts))
 
 
 def _common(word: str, doc_words: dict[str, set[str]]) -> bool:
