@@ -278,6 +278,9 @@ def test_an_unknown_section_lists_the_close_matches(ctx, tmp_path):
     assert res.code == 2 and res.out == "" and res.err.count("\n") == 1
     assert res.err == ("ctx: error: no section 'Create a FastAPI Dependncy' in guide.md "
                        "(close matches: 'Create a FastAPI Dependency')\n")
+    # One word of a heading, misspelt (tried as a new user would: "overides" for "Dependency Overrides")
+    word = ctx("show", "guide.md", "Dependncy", "--config", str(cfg))
+    assert word.code == 2 and "(close matches: 'Create a FastAPI Dependency')" in word.err, word.err
     far = ctx("show", "guide.md", "zebra", "--config", str(cfg))
     assert far.code == 2 and far.err.count("\n") == 1
     assert "(sections: Create a FastAPI Dependency, The model_config attribute, Using strict mode" in far.err

@@ -75,4 +75,9 @@ def close(titles: list[str], name: str, n: int = 5) -> list[str]:
     import difflib
 
     shown = {key(t): plain(t) for t in titles}
-    return [shown[k] for k in difflib.get_close_matches(key(name), list(shown), n=n, cutoff=0.6)]
+    wanted = key(name)
+    found = difflib.get_close_matches(wanted, list(shown), n=n, cutoff=0.6)
+    # A word of a heading misspelt ("overides" for "Dependency Overrides"): close to one of its words.
+    found += [k for k in shown if k not in found and " " not in wanted
+              and difflib.get_close_matches(wanted, k.split(), n=1, cutoff=0.8)]
+    return [shown[k] for k in found[:n]]
