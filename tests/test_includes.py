@@ -68,3 +68,18 @@ def test_vitepress_includes_and_code_imports(tmp_path):
 
 def test_a_page_without_includes_is_its_text():
     assert not includes.has_includes("# Title\n\nText with <<< inside and --8< half.\n")
+
+
+def test_snippets_are_read_from_the_base_paths_mkdocs_yml_names(tmp_path):
+    """A dataframe library's examples: `base_path: [".", "docs/source/src/"]`, and pages name
+    `--8<-- "python/user-guide/sql/cte.py:setup"`; a block list reads the same."""
+    write(tmp_path, "mkdocs.yml", 'markdown_extensions:\n  - pymdownx.snippets:\n'
+                                  '      base_path: [".", "docs/source/src/"]  # where the examples are\n')
+    write(tmp_path, "docs/source/src/python/cte.py", "# --8<-- [start:setup]\nimport polars as pl\n"
+                                                      "# --8<-- [end:setup]\n")
+    write(tmp_path, "docs/source/sql.md", '```python\n--8<-- "python/cte.py:setup"\n```\n')
+    assert index.read_doc(str(tmp_path / "docs" / "source"), "sql.md") == "```python\nimport polars as pl\n```\n"
+    other = tmp_path / "other"
+    write(other, "mkdocs.yml", "markdown_extensions:\n  - pymdownx.snippets:\n      base_path:\n        - snips\n"
+                               "        - .\n")
+    assert includes.snippet_bases(str(other), index.read_bytes) == (str(other / "snips"), str(other))

@@ -14,6 +14,7 @@ Plain string work: the hook path never imports re. Only the files are read, neve
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def _snippet(arg: str, indent: str, docs_root: str, site: str, here: str, read: 
         arg = arg[1:-1].strip()
     elif arg.startswith(("\"", "'")):
         return None
-    bases = [site, docs_root, here]
+    bases = [*snippet_bases(site, read), docs_root, here]
     name, spec = _split_spec(arg, bases)
     found = _resolve(name, bases, site, read)
     if found is None:
@@ -162,6 +163,38 @@ def _snippet(arg: str, indent: str, docs_root: str, site: str, here: str, read: 
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
     return "\n".join(indent + line if line else line for line in text.rstrip("\n").split("\n"))
+
+
+@lru_cache(maxsize=8)
+def snippet_bases(site: str, read: Read) -> tuple[str, ...]:
+    """The folders mkdocs' snippets are read from: the `base_path` of `pymdownx.snippets` in the site's
+    mkdocs.yml (`base_path: [".", "docs/source/src/"]`, a dataframe library's examples), else the site's
+    folder. Read as lines, not YAML: a turn that prints an include never imports a YAML parser."""
+    for name in MKDOCS:
+        data = read(site, name, MAX_CHARS) if os.path.isfile(os.path.join(site, name)) else None
+        if data is None:
+            continue
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        at = next((i for i, line in enumerate(lines) if line.strip().startswith("base_path:")), None)
+        if at is None:
+            break
+        value = lines[at].split(":", 1)[1].split(" #", 1)[0].strip()
+        if value:
+            found = [v.strip().strip("\"'") for v in value.strip("[]").split(",")]
+        else:  # a block list under it
+            indent = len(lines[at]) - len(lines[at].lstrip())
+            found = []
+            for line in lines[at + 1:]:
+                bare = line.strip()
+                if not bare.startswith("- ") or len(line) - len(line.lstrip()) < indent:
+                    break
+                found.append(bare[2:].split(" #", 1)[0].strip().strip("\"'"))
+        paths = tuple(os.path.normpath(os.path.join(site, v)) for v in found if v)
+        return paths or (site,)
+    return (site,)
+
+
+MKDOCS = ("mkdocs.yml", "mkdocs.yaml")
 
 
 def _book(line: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str:
