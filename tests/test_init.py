@@ -919,13 +919,14 @@ def test_init_leaves_out_the_pages_other_pages_include(ctx, tmp_path):
                                    "src/SUMMARY.md": "- [Commands](commands.md)\n"})
     res = ctx("init", "book/src")
     assert res.code == 0 and "included pages left out: generated/typable-cmd.md" in res.out, res.out
+    assert "the book's contents left out: SUMMARY.md" in res.out  # its titles are read from it, not routed
     ignore = (tmp_path / "book" / "src" / ".ctxignore").read_text()
-    assert "/generated/typable-cmd.md\n" in ignore
+    assert "/generated/typable-cmd.md\n" in ignore and "/SUMMARY.md\n" in ignore
     assert "generated/typable-cmd.md" not in derived_keywords(tmp_path)
     res = ctx("check")
     assert res.code == 0 and "typable-cmd" not in res.out, res.out
     res = ctx("route", "--dry-run", "reflow")
-    assert "HOT] commands.md" in res.out and "`:reflow` | Hard-wrap" in res.out and "Cold: 1" in res.out, res.out
+    assert "HOT] commands.md" in res.out and "`:reflow` | Hard-wrap" in res.out and "Cold: 0" in res.out, res.out
 
 
 def test_derived_keywords_leave_out_what_names_nothing(ctx, tmp_path):

@@ -52,8 +52,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     and bold terms that no other doc has, minus words common across the docs."""
     scan = index.scan(docs_root)
     out = left_out(scan.files, docs_root)
-    gone = tuple(f + "/" for kind, folders in out.items() if kind not in ("partials", "included") for f in folders)
-    pages = set(out.get("included", ()))
+    gone = tuple(f + "/" for kind, folders in out.items() if kind != "partials" and kind not in FILES for f in folders)
+    pages = {p for kind in FILES for p in out.get(kind, ())}
     files = {rel: st for rel, st in scan.files.items()
              if not rel.startswith(gone) and not ("partials" in out and underscored(rel)) and rel not in pages}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
@@ -463,7 +463,7 @@ def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
     if kind == "partials":
         return PARTIALS
-    pages = kind == "included"  # files, not folders
+    pages = kind in FILES  # files, not folders
     more = f", ... ({len(folders)} {'pages' if pages else 'folders'})" if len(folders) > 4 else ""
     return ", ".join(f if pages else f + "/" for f in folders[:4]) + more
 
@@ -479,16 +479,19 @@ LEFT_OUT = {
                  "partial", "to leave them out"),
     "snippets": ("snippets left out", "snippets that pages import (Mintlify publishes no page of them)", "folder",
                  "to leave them out"),
+    "contents": ("the book's contents left out", "the book's table of contents (its titles are read from it)",
+                 "page", "to route it as a page"),
     "included": ("included pages left out", "pages that other pages include (read where they are included)",
                  "page", "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
+FILES = ("contents", "included")  # the kinds that list files, not folders
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
 
 def ignore_line(kind: str, folder: str) -> str:
-    return folder if kind == "partials" else f"/{folder}" if kind == "included" else f"/{folder}/"
+    return folder if kind == "partials" else f"/{folder}" if kind in FILES else f"/{folder}/"
 
 
 def underscored(path: str) -> bool:
@@ -499,8 +502,9 @@ def underscored(path: str) -> bool:
 def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, list[str]]:
     """kind (LEFT_OUT) -> the folders of a docs tree that hold no docs of its own: translations, other
     versions, test fixtures, blogs; each kind found among the pages outside the kinds before it. With the docs'
-    folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored), and a
-    Mintlify site's `snippets/`."""
+    folder: the partials of a site that publishes no page of them ([PARTIALS], sites.skips_underscored), a
+    Mintlify site's `snippets/`, the pages other pages include, and a book's SUMMARY.md (its table of
+    contents: ctx reads its titles from it, and as a page it is 25 lines of links)."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("translations", translations), ("versions", versions), ("fixtures", fixtures),
@@ -518,6 +522,11 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         pages = included([p for p in paths if not p.startswith(gone)], docs_root)
         if pages:
             found["included"] = pages
+    summary = sites.find_summary(docs_root) if docs_root is not None else None
+    if summary is not None:
+        rel = os.path.relpath(summary[0], docs_root).replace(os.sep, "/")
+        if rel in paths:
+            found["contents"] = [rel]
     return found
 
 
@@ -577,8 +586,8 @@ def posts(paths: Iterable[str]) -> list[str]:
 def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
     """What `ctx init` and `ctx check` say of folders of a kind the docs' ignore files do not leave out."""
     _, held, _, why = LEFT_OUT[kind]
-    what = "the docs named `_*` are" if kind == "partials" else \
-        f"{folders_named(folders, kind)} {'are' if kind == 'included' else 'hold'}"
+    verb = "hold" if kind not in FILES else "is" if len(folders) == 1 else "are"
+    what = "the docs named `_*` are" if kind == "partials" else f"{folders_named(folders, kind)} {verb}"
     return f"{what} {held}: list them in {os.path.join(docs, IGNORE_FILE)} (`{ignore_line(kind, folders[0])}`) {why}"
 
 
@@ -591,7 +600,7 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
     lines = []
     for kind, folders in groups.items():
         _, held, one, _ = LEFT_OUT[kind]
-        these = "these files are" if kind in ("partials", "included") else "these folders hold"
+        these = "these files are" if kind == "partials" or kind in FILES else "these folders hold"
         lines += [f"# Written by ctx init: {these} {held.split(' (')[0]}. Delete a line to route that {one} too.",
                   *(ignore_line(kind, folder) for folder in folders)]
     write_atomic(path, "\n".join(lines) + "\n")
