@@ -501,8 +501,10 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
         limited = req.host is not None and req.rate_limited and not req.dry_run and not req.restore
         allowed, bucket = _rate_limit(cfg, session, now) if limited else (True, session.bucket)
         if not allowed:
-            notices.append(f"note: session {name!r} had its {cfg.burst} quick turns and then more than "
-                           f"{cfg.turns_per_minute} a minute; this turn is served read-only")
+            # Said as the limit it is: "more than 20 a minute" after five turns read as a count.
+            notices.append(f"note: session {name!r} sends turns faster than {cfg.turns_per_minute} a minute after "
+                           f"{cfg.burst} quick ones; this turn is shown but not saved (space the turns "
+                           f"{60 / max(1, cfg.turns_per_minute):g} s apart, or raise rate_limit in the config)")
         advance = allowed and typed and not req.dry_run and not read_only
         turn = session.turn + 1 if typed else session.turn
         pins, pin_notes = pin_floors(ws, snap, now)

@@ -258,8 +258,9 @@ def test_a_burst_of_automated_turns_is_served_read_only(tmp_path):
     results = [route(TurnRequest(f"automated report {i}", host="claude"), config) for i in range(20)]
     advanced = [r.advanced for r in results]
     assert advanced[:2] == [True, True] and not any(advanced[2:])
-    assert results[-1].notices[0].startswith(
-        "note: session 'default' had its 3 quick turns and then more than 20 a minute")
+    assert results[-1].notices[0] == (
+        "note: session 'default' sends turns faster than 20 a minute after 3 quick ones; this turn is shown but "
+        "not saved (space the turns 3 s apart, or raise rate_limit in the config)")
     final = route(TurnRequest("status?", dry_run=True), config)
     alpha = next(e for e in final.plan.entries if e.path == "a.md")
     assert alpha.score >= 0.25  # 1.0 decayed by only the turns that advanced: still shown
