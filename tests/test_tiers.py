@@ -126,20 +126,24 @@ def test_docs_that_share_one_weak_keyword_still_show_their_headers(ctx, tmp_path
     assert len(res.out) <= 10000 + 2000  # the hook's JSON envelope around at most the host's budget
 
 
-def test_a_header_held_back_by_the_warm_share_is_not_said_to_be_over_budget():
-    """A HOT doc cut to its best parts keeps the headers to their share; a header left out for that is named
-    with the share, never as over the budget when the budget has room."""
+def big_and_warm(parts: int) -> tuple[list, dict[str, DocView]]:
+    """A HOT doc of `parts` 1,400-char parts whose part 3 the turn ranks, and four WARM docs of 900-char headers."""
     from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
 
-    body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(12))
+    body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(parts))
     big = DocView(lambda: body, "# Big", True, lambda room, sent, hint: sections.cut(body, room, {3: 1.0}, "big.md",
                                                                                     "# Big", sent, hint))
     warm = {f"w{i}.md": DocView(lambda i=i: f"# W{i}\n" + "w" * 900, f"# W{i}\n" + "h" * 900, True)
             for i in range(4)}
-    from context_router.turn.tiers import Candidate
+    return [Candidate("big.md", 1.0, "HOT"), *(Candidate(p, 0.5, "WARM") for p in warm)], {"big.md": big, **warm}
 
-    cands = [Candidate("big.md", 1.0, "HOT"), *(Candidate(p, 0.5, "WARM") for p in warm)]
-    plan = fit(cands, {"big.md": big, **warm}, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
+
+def test_a_header_held_back_by_the_warm_share_is_not_said_to_be_over_budget():
+    """A HOT doc cut to its best parts keeps the headers to their share; a header left out for that is named
+    with the share, never as over the budget when the budget has room."""
+    cands, docs = big_and_warm(12)
+    plan = fit(cands, docs, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
     assert plan.entries[0].cut and len(plan.output) <= 10000
     assert plan.omitted and all(r == "warm share" for r in plan.reasons)
     assert "(budget)" not in plan.output
@@ -243,20 +247,12 @@ def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_
 def test_with_a_pipes_room_a_header_held_back_for_the_hot_docs_gets_what_they_left():
     """Piped (more room than a hook's), a WARM doc held back to the headers' share while a HOT doc was cut is
     shown after all when the HOT docs left room; through a hook's budget it stays left out."""
-    from context_router.turn import sections
-    from context_router.turn.tiers import Candidate
-
-    body = "# Big\n\nopening\n" + "".join(f"\n## Part {j}\n" + "z" * 1400 + "\n" for j in range(30))
-    big = DocView(lambda: body, "# Big", True, lambda room, sent, hint: sections.cut(body, room, {3: 1.0}, "big.md",
-                                                                                    "# Big", sent, hint))
-    warm = {f"w{i}.md": DocView(lambda i=i: f"# W{i}\n" + "w" * 900, f"# W{i}\n" + "h" * 900, True)
-            for i in range(4)}
-    cands = [Candidate("big.md", 1.0, "HOT"), *(Candidate(p, 0.5, "WARM") for p in warm)]
-    hook = fit(cands, {"big.md": big, **warm}, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
+    cands, docs = big_and_warm(30)
+    hook = fit(cands, docs, LAYOUT, 10000, 1, 5, parts={"big.md": {3: 1.0}})
     assert "warm share" in hook.reasons
-    piped = fit(cands, {"big.md": big, **warm}, LAYOUT, 25000, 1, 5, parts={"big.md": {3: 1.0}})
+    piped = fit(cands, docs, LAYOUT, 25000, 1, 5, parts={"big.md": {3: 1.0}})
     assert "warm share" not in piped.reasons and len(piped.output) <= 25000
-    assert {e.path for e in piped.entries} == {"big.md", *warm}
+    assert {e.path for e in piped.entries} == set(docs)
 
 
 def test_a_tables_padding_is_printed_as_one_space_outside_code():
