@@ -577,6 +577,14 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
      os.path.join("book", "src")),
     ({"website/docusaurus.config.js": "", "website/docs/a.md": "# A\n", "docs/notes.md": "# B\n"},
      os.path.join("website", "docs")),
+    # a docs framework's own site in `docs/`: its pages, not its source tree with the translations
+    ({"docs/astro.config.mjs": "export default {};\n", "docs/src/content/docs/a.mdx": "# A\n",
+      "docs/src/content/docs/fr/a.mdx": "# A\n", "docs/package.json": "{}\n"},
+     os.path.join("docs", "src", "content", "docs")),
+    ({"docs/.vitepress/config.ts": "export default {}\n", "docs/guide/a.md": "# A\n"}, "docs"),
+    # a monorepo's VitePress site in packages/docs
+    ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
+      "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),
 ])
 def test_init_finds_a_sites_docs_folder(tmp_path, files, expected):
     write_docs(tmp_path, files)
