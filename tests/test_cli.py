@@ -490,3 +490,16 @@ def test_route_with_no_config_and_no_docs_says_so_and_leaves_nothing(ctx, tmp_pa
     (root / "hello.md").write_text("# Hello\n", encoding="utf-8")
     res = ctx("route", "hello", *args)
     assert res.code == 0 and "hello.md" in res.out
+
+
+def test_check_says_once_what_many_stale_config_entries_are(ctx, tmp_path):
+    """Tried as a new user would: after `/vendor/` was added to `.ctxignore`, `ctx check` said 140 times
+    `related: vendor/... is not a doc`, and nothing said how to write the config anew."""
+    write_docs(tmp_path / "d", {"a.md": "# A\n", **{f"vendor/m{i}/README.md": f"# M{i}\n" for i in range(6)},
+                                ".ctxignore": "/vendor/\n"})
+    related = ", ".join(f"vendor/m{i}/README.md" for i in range(6))
+    (tmp_path / "config.yaml").write_text(f"docs: d\nrelated: {{a.md: [{related}]}}\n")
+    res = ctx("check")
+    assert res.code == 0 and res.out.count("is not a doc") == 3, res.out
+    assert "6 entries of the config name files that are not docs" in res.out and "(+3 more)" in res.out
+    assert "`ctx init --force` derives them anew" in res.out

@@ -212,14 +212,19 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
         message = f"{path}: {problem}"
         if problem and all(f.message != message for f in findings):
             findings.append(Finding("warning", message))
-    for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned)):
-        for path in paths:
-            if path not in docs:
-                findings.append(Finding("warning", f"{section}: {path} is not a doc in {cfg.docs_root}"))
-    for source, targets in cfg.related.items():
-        for target in targets:
-            if target not in docs:
-                findings.append(Finding("warning", f"related.{source}: {target} is not a doc"))
+    # Entries for files that are no docs (gone, or left out by an ignore file since `ctx init` wrote them): one
+    # line each, or one line for them all with how to write the config anew. Tried as a new user would: after
+    # `/vendor/` was added to `.ctxignore`, 140 lines said `related: vendor/... is not a doc`.
+    stale = [f"{section}: {path} is not a doc in {cfg.docs_root}"
+             for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned))
+             for path in paths if path not in docs]
+    stale += [f"related.{source}: {target} is not a doc" for source, targets in cfg.related.items()
+              for target in targets if target not in docs]
+    findings += _warnings(stale, lambda line: line,
+                          lambda first, more: f"{len(first) + more} entries of the config name files that are not "
+                                              f"docs in {cfg.docs_root} (gone, or left out since `ctx init` wrote "
+                                              f"them): {'; '.join(first)}; ... (+{more} more); `ctx init --force` "
+                                              "derives them anew (it rewrites the whole config)")
     untitled = []
     for path, doc in sorted(docs.items()):
         for target in doc.related:
