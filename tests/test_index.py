@@ -207,3 +207,18 @@ def test_a_pages_script_and_style_blocks_are_not_its_text():
     out = readable(page, "why.md")
     assert "bundler.svg" not in out and "color: red" not in out and "# Why\n\nText.\n" in out
     assert "<script>\nkeep()\n</script>" in out
+
+
+def test_underlined_headings_are_read_as_headings():
+    """Tried as a new user would on a workflow engine's monorepo: READMEs headed `What` over `----` had no
+    sections (`ctx show README.md How` found none) and no title."""
+    from context_router.store.index import heading_title, readable
+    from context_router.turn import sections
+
+    page = ("Cassandra schema\n================\n\nIntro.\n\nHow\n---\n\nRun the tool.\n\n---\n\nAfter a rule.\n\n"
+            "```\nCode\n---\n```\n- item\n--\n")
+    body = readable(page, "README.md")
+    assert body.startswith("# Cassandra schema\n\nIntro.\n\n## How\n\nRun the tool.\n\n---\n\nAfter a rule.")
+    assert "```\nCode\n---\n```\n- item\n--\n" in body  # code, and what is no one-line paragraph, stay
+    assert heading_title(body) == "Cassandra schema"
+    assert sections.titles(body) == ["How"] and "Run the tool." in (sections.find(body, "How") or "")

@@ -968,3 +968,5 @@ def test_init_leaves_out_vendored_code(ctx, tmp_path):
     assert res.code == 0 and "vendored code left out: operations/jsonnet/vendor/, vendor/" in res.out, res.out
     assert "other versions" not in res.out
     assert sorted(derived_keywords(tmp_path)) == ["README.md", "docs/tls.md"]
+    # a package manager's pages on third-party integrations are docs
+    assert scaffold.vendored(["integration/third_party/direnv.md", "index.md"]) == []

@@ -210,7 +210,8 @@ def test_hostile_docs_never_leak(tmp_path):
     assert time.monotonic() - start < 10  # the FIFO did not block
     assert "TOP-SECRET-VALUE" not in result.text
     shown = {e.path for e in result.plan.entries}
-    assert {"ok.md", "with space é.md", "long.md", "big.md", "empty.md", "bad-utf8.md"} <= shown
+    assert {"ok.md", "with space é.md", "long.md", "big.md", "bad-utf8.md"} <= shown
+    assert "empty.md" not in shown  # nothing to read: never a block of its own (sections.blank)
     assert not shown & {"passwords.md", "outside/passwords.md", "pipe.md", "bin.md", "dev.md"}
     huge = next(e for e in result.plan.entries if e.path == "huge-line.md")  # its one 300,000-char line fits
     assert huge.cut and "z" * 1000 not in huge.text and "[cut; not shown: " in huge.text  # no budget here

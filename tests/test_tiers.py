@@ -270,3 +270,19 @@ def test_a_tables_padding_is_printed_as_one_space_outside_code():
     assert "| Option | Description |" in XmlLayout(lambda p: ()).hot(1, "cli.md", 1.0, page)
     plain = "No table here.\n\nTwo  spaces stay in prose."
     assert unpadded(plain) == plain
+
+
+def test_a_page_with_nothing_to_read_takes_no_place():
+    """Tried as a new user would on two sites' docs: a home page that is one component (`<HomeSponsors />`),
+    HOT by its name, and a 404 page of front matter only, each took one of the four HOT places."""
+    from context_router.turn.sections import blank
+    from context_router.turn.tiers import Candidate
+
+    assert blank("") and blank("\n<HomeSponsors />\n\n<Live/>\n{% include 'x' %}\n")
+    assert not blank("# Home\n") and not blank("<Badge />\nText.\n")
+    docs = {"index.md": DocView(lambda: "\n<HomeSponsors />\n", "<HomeSponsors />", False),
+            "404.md": DocView(lambda: "", "", False), **views(2)}
+    cands = [Candidate("index.md", 1.0, "HOT"), Candidate("404.md", 1.0, "WARM"), Candidate("d00.md", 1.0, "HOT"),
+             Candidate("d01.md", 0.5, "WARM")]
+    plan = fit(cands, docs, LAYOUT, 10000, 1, 4)
+    assert [e.path for e in plan.entries] == ["d00.md", "d01.md"] and "HomeSponsors" not in plan.output

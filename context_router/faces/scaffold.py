@@ -555,11 +555,12 @@ def included(paths: Sequence[str], docs_root: str) -> list[str]:
     return sorted(out)
 
 
-VENDOR_FOLDERS = frozenset({"vendor", "third_party", "third-party"})
+VENDOR_FOLDERS = frozenset({"vendor"})  # not `third_party/`: a package manager's docs hold their pages on
+# third-party integrations in one
 
 
 def vendored(paths: Iterable[str]) -> list[str]:
-    """The folders of vendored code in a repo (Go's and PHP's `vendor/`, `third_party/`, at any depth): their
+    """The folders of vendored code in a repo (Go's, PHP's and jsonnet's `vendor/`, at any depth): their
     READMEs and changelogs are other projects' docs. Tried as a new user would (`ctx init .`) on a tracing
     backend's Go monorepo: 484 of 718 docs were vendored modules' files, and their `v2/` folders were taken
     for other versions of the docs."""

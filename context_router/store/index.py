@@ -595,8 +595,52 @@ def readable(body: str, rel: str) -> str:
     reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
     imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
-    body = without_toc(without_scripts(without_head(without_comments(body))))
+    body = without_toc(without_scripts(without_head(setext_as_atx(without_comments(body)))))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
+
+
+def setext_as_atx(body: str) -> str:
+    """The text with its underlined headings (`Title` over `=====`, `What` over `----`) written as `# Title` and
+    `## What`, outside code blocks: the same headings, so a page is split into sections, and titled, as its
+    reader sees it. Tried as a new user would on a workflow engine's monorepo: READMEs headed so had no
+    sections (`ctx show README.md How` found none) and no title. Only a one-line paragraph is taken for a
+    heading; a `---` under a blank line stays a rule. Plain string work."""
+    if "\n==" not in body and "\n--" not in body:
+        return body
+    lines = body.split("\n")
+    out: list[str] = []
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif (not fence and i + 1 < len(lines) and (not out or not out[-1].strip()) and _setext(lines[i + 1])
+              and _paragraph(line)):
+            out.append(("# " if lines[i + 1].strip()[0] == "=" else "## ") + line.strip())
+            i += 2
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _setext(line: str) -> bool:
+    """Whether a line underlines the one above as a heading: `==` or `--` and more of the same, indented at
+    most three spaces."""
+    bare = line.strip()
+    return len(bare) >= 2 and len(line) - len(line.lstrip(" ")) <= 3 and bare.strip(bare[0]) == "" and bare[0] in "=-"
+
+
+def _paragraph(line: str) -> bool:
+    """Whether a line can be a heading's text: text at the margin, not a heading, quote, list item, table row
+    or tag already."""
+    bare = line.strip()
+    if not bare or len(line) - len(line.lstrip(" ")) > 3 or bare[0] in "#>|<" or bare[:2] in ("- ", "* ", "+ "):
+        return False
+    number, dot, _ = bare.partition(". ")
+    return not (dot and number.isdigit())
 
 
 def without_scripts(body: str) -> str:

@@ -154,6 +154,18 @@ def mentioning(body: str, name: str) -> tuple[str, str] | None:
     return sections[best].title, _whole(sections, best)
 
 
+def blank(body: str) -> bool:
+    """Whether a page has nothing to read: no line but markup (`<HomeSponsors />`, `<Live />`, a `{% block %}`)
+    and blank ones; its text is what a site's layout or components render, from its front matter or code. Tried
+    as a new user would on two sites' docs: a home page whose name a prompt said was HOT and printed one
+    component tag, and a 404 page of front matter only printed nothing but its banner."""
+    for line in body.splitlines():
+        text = line.strip()
+        if text and not (text[0] in "<{" and text[-1] in ">}"):
+            return False
+    return True
+
+
 def titles(body: str) -> list[str]:
     return [s.title for s in split(body) if s.title and s.part == 0]
 

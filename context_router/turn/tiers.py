@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import record, replace
 from . import memory
-from .sections import alone, opening_of
+from .sections import alone, blank, opening_of
 from .sections import split as split_sections
 
 TYPE_CHECKING = False
@@ -194,8 +194,8 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
                  else _rooms(cands, views, layout, measure, relevance or {}, pool))
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
-        if view is None:
-            continue
+        if view is None or blank(view.body() or ""):
+            continue  # gone, or a page with nothing to read (`<HomeSponsors />`, front matter only)
         index = len(entries) + 1
         block = None
         if cand.tier == HOT:
