@@ -314,6 +314,7 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     body = index.body_of(text, rel)
     if section is None:
         return body
+    body = index.setext_as_atx(body)  # an underlined heading names its section too
     found = sections.find(body, section)
     if found is None and (mention := sections.mentioning(body, section)) is not None:
         title, text = mention

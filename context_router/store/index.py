@@ -595,18 +595,27 @@ def readable(body: str, rel: str) -> str:
     reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
     imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
-    body = without_toc(without_scripts(without_head(setext_as_atx(without_comments(body)))))
+    body = without_toc(without_scripts(without_head(setext_as_atx(without_comments(body), title_only=True))))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
 
 
-def setext_as_atx(body: str) -> str:
+def setext_as_atx(body: str, title_only: bool = False) -> str:
     """The text with its underlined headings (`Title` over `=====`, `What` over `----`) written as `# Title` and
-    `## What`, outside code blocks: the same headings, so a page is split into sections, and titled, as its
-    reader sees it. Tried as a new user would on a workflow engine's monorepo: READMEs headed so had no
-    sections (`ctx show README.md How` found none) and no title. Only a one-line paragraph is taken for a
-    heading; a `---` under a blank line stays a rule. Plain string work."""
+    `## What`, outside code blocks: the same headings, as its reader sees them. Tried as a new user would on a
+    workflow engine's monorepo: READMEs headed so had no title, and `ctx show README.md How` found no section.
+    Only a one-line paragraph is taken for a heading; a `---` under a blank line stays a rule. title_only: the
+    page's first line only, its title (what ctx indexes and prints: split into sections so, a key-value
+    store's pages and a tracing backend's changelog lost four answers in context on the dev set; `ctx show`
+    reads them all). Plain string work."""
     if "\n==" not in body and "\n--" not in body:
         return body
+    if title_only:
+        start = len(body) - len(body.lstrip("\n"))
+        first, _, rest = body[start:].partition("\n")
+        under, _, after = rest.partition("\n")
+        if not (_paragraph(first) and _setext(under) and under.strip()[0] == "="):
+            return body
+        return body[:start] + "# " + first.strip() + ("\n" + after if after or rest.endswith("\n") else "")
     lines = body.split("\n")
     out: list[str] = []
     fence = ""
