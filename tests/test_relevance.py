@@ -90,6 +90,20 @@ def test_a_verb_and_its_particle_find_the_word_the_docs_write(ctx, tmp_path):
     assert "blowsup" in words.content_words("it blows up") and "upup" not in words.content_words("up up")
 
 
+def test_a_developers_short_word_finds_the_word_the_docs_write(ctx, tmp_path):
+    """Tried as a new user would on a router's docs: "how do I make a route param optional?" found nothing;
+    the page says "parameter"."""
+    docs = {"guide/matching-syntax.md": "# Routes' Matching Syntax\n\n## Optional parameters\n\nMark a parameter "
+                                        "as optional with the `?` modifier.\n" + FILLER,
+            "guide/history.md": "# History modes\n\nMake the route history use HTML5 mode.\n" + FILLER,
+            "guide/lazy.md": "# Lazy loading routes\n\nMake each route a chunk loaded on demand.\n" + FILLER}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "how do I make a route param optional?")
+    assert data["files"][0]["path"] == "guide/matching-syntax.md", data["files"]
+    assert words.content_words("pass the env and deps")[-2:] == ["environment", "dependencies"]
+    assert words.content_words("env environment").count("environment") == 1  # said already: once
+
+
 def test_a_follow_up_keeps_its_doc_and_a_new_topic_lets_it_decay(ctx, tmp_path):
     cfg = project(tmp_path)
     assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT

@@ -136,7 +136,10 @@ def content_words(text: str) -> list[str]:
             if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
                 seen.add(word)
                 out.append(word)
-    return out + [w for w in dict.fromkeys(compounds) if w not in seen and w not in STOPWORDS]
+    out += [w for w in dict.fromkeys(compounds) if w not in seen and w not in STOPWORDS]
+    # A developer's short word ("param", "deps") is also searched as the word docs write ("parameter"), after
+    # the prompt's own words, as the compounds are.
+    return out + [w for w in dict.fromkeys(SHORT_WORDS.get(w, "") for w in out) if w and w not in out]
 
 
 def hyphened(chunk: str) -> str | None:
@@ -157,6 +160,21 @@ _EDGES = "\"'`()[]{}<>.,;:!?*"  # what wraps a word in a prompt: quotes, code ma
 # "time out", "roll back", "fail over"): a prompt's verb and particle are also searched as that word, which counts
 # only where the docs hold it.
 PARTICLES = frozenset({"up", "in", "out", "off", "down", "over", "back"})
+# A developer's short words and the words docs write for them. Tried as a new user would on a router's docs:
+# "how do I make a route param optional?" found nothing, and "parameter" found "Optional parameters".
+SHORT_WORDS = {
+    "param": "parameter", "params": "parameters", "arg": "argument", "args": "arguments", "env": "environment",
+    "envs": "environments", "repo": "repository", "repos": "repositories", "dir": "directory",
+    "dirs": "directories", "dep": "dependency", "deps": "dependencies", "db": "database", "dbs": "databases",
+    "msg": "message", "msgs": "messages", "perf": "performance", "prod": "production", "impl": "implementation",
+    "spec": "specification", "specs": "specifications", "req": "request", "reqs": "requests", "resp": "response",
+    "pkg": "package", "pkgs": "packages", "lib": "library", "libs": "libraries", "attr": "attribute",
+    "attrs": "attributes", "func": "function", "funcs": "functions", "var": "variable", "vars": "variables",
+    "cert": "certificate", "certs": "certificates", "cmd": "command", "cmds": "commands", "opt": "option",
+    "opts": "options", "auth": "authentication", "authz": "authorization", "tmp": "temporary",
+    "async": "asynchronous", "k8s": "kubernetes", "i18n": "internationalization", "conf": "configuration",
+    "config": "configuration", "info": "information", "dev": "development", "docs": "documentation",
+}
 
 
 def name_parts(parts: list[str]) -> list[str]:
