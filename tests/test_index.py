@@ -228,3 +228,15 @@ def test_underlined_headings_are_read_as_headings(ctx, tmp_path):
     (tmp_path / "config.yaml").write_text("docs: d\n")
     res = ctx("show", "README.md", "How")
     assert res.code == 0 and res.out.startswith("## How\n\nRun the tool."), res.out + res.err
+
+
+def test_a_line_that_is_one_hugo_shortcode_is_not_text():
+    """Tried as a new user would on a tracing backend's docs: `{{< admonition type="note" >}}` forty times in one
+    conversation's output. What the shortcodes wrap stays; a shortcode shown in a code block is text."""
+    from context_router.store.index import readable
+
+    page = ('# Limits\n\n{{< admonition type="note" >}}\nKeep the limit under 5 MB.\n{{< /admonition >}}\n\n'
+            '{{% docs/shared source="loki" lookup="x.md" %}}\nSee {{< relref "./a.md" >}} too.\n\n'
+            '```\n{{< youtube id >}}\n```\n')
+    assert readable(page, "limits.md") == ('# Limits\n\nKeep the limit under 5 MB.\n\nSee {{< relref "./a.md" >}} '
+                                           'too.\n\n```\n{{< youtube id >}}\n```\n')

@@ -595,7 +595,8 @@ def readable(body: str, rel: str) -> str:
     reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
     imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
-    body = without_toc(without_scripts(without_head(setext_as_atx(without_comments(body), title_only=True))))
+    body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
+                                                                                    title_only=True)))))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
 
 
@@ -650,6 +651,28 @@ def _paragraph(line: str) -> bool:
         return False
     number, dot, _ = bare.partition(". ")
     return not (dot and number.isdigit())
+
+
+def without_shortcodes(body: str) -> str:
+    """The text without the lines that are one Hugo shortcode (`{{< admonition type="note" >}}`,
+    `{{< /admonition >}}`, `{{% docs/shared ... %}}`), outside code blocks: the site's markup around what the
+    page says; the text between them stays. Tried as a new user would on a tracing backend's docs: forty of them
+    in one conversation's output; a log store's docs hold 700 (their words, "admonition", "type", "note", were
+    its text too). Plain string work."""
+    if "{{<" not in body and "{{%" not in body:
+        return body
+    out: list[str] = []
+    fence = ""
+    for line in body.split("\n"):
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif not fence:
+            bare = line.strip()
+            if bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}") and "}}" not in bare[3:-3]:
+                continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def without_scripts(body: str) -> str:

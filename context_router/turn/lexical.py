@@ -74,7 +74,8 @@ FIELDS_VERSION = 14  # how fields() writes a doc's text and splits its sections,
 # read as `key: value` lines; 12: a title's entities as their characters, struck out text as its text, a front
 # matter value that starts with `@` as its text, a `.md` page with an import anywhere read as MDX, MDX comments,
 # a page's own table of contents left out; 13: include lines read as the files they name; 14: a page's script
-# and style blocks left out, an underlined title read as a `# ` title); the index is built anew when it changes
+# and style blocks left out, an underlined title read as a `# ` title, lines
+# that are one Hugo shortcode left out); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
