@@ -970,3 +970,17 @@ def test_init_leaves_out_vendored_code(ctx, tmp_path):
     assert sorted(derived_keywords(tmp_path)) == ["README.md", "docs/tls.md"]
     # a package manager's pages on third-party integrations are docs
     assert scaffold.vendored(["integration/third_party/direnv.md", "index.md"]) == []
+
+
+def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
+    """Tried as a new user would on a workflow engine's monorepo: a plain `ctx init` took `docs/` (26 of its 48
+    docs) and said nothing of the package READMEs; `ctx init .` routes them."""
+    write_docs(tmp_path, {"docs/a.md": "# A\n", "README.md": "# Engine\n", "service/matching/README.md": "# M\n",
+                          "service/history/README.md": "# H\n", "CONTRIBUTING.md": "# C\n",
+                          "vendor/x/README.md": "# X\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert ("note: 4 more markdown files here are outside docs (CONTRIBUTING.md, README.md, "
+            "service/history/README.md, ... (+1 more)): `ctx init . --force` routes the whole repo") in res.out
+    named = ctx("init", "docs", "--force")
+    assert named.code == 0 and "outside" not in named.out  # a folder named on purpose: nothing to say

@@ -408,6 +408,7 @@ def init(docs: str | None = typer.Argument(
     """
     from . import scaffold
 
+    named = docs is not None
     if docs is None:
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
@@ -446,6 +447,12 @@ def init(docs: str | None = typer.Argument(
               "keywords: evidence for a doc; move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    if not named and from_cc is None:
+        outside = scaffold.outside(os.getcwd(), docs)
+        if outside:
+            more = f", ... (+{len(outside) - 3} more)" if len(outside) > 3 else ""
+            print(f"note: {len(outside)} more markdown files here are outside {os.path.relpath(docs)} "
+                  f"({', '.join(outside[:3])}{more}): `ctx init . --force` routes the whole repo")
     _index_new(written, len(body.get("derived_keywords", body.get("keywords", {}))))
     print("\n".join(scaffold.next_steps(output, os.getcwd())))
 

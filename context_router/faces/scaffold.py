@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import config as config_mod
-from ..errors import InputError
+from ..errors import DocsError, InputError
 from ..store import includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
@@ -405,6 +405,24 @@ def default_docs(cwd: str) -> str:
             inner = _configured_docs(found) or _site_docs(found, plain=False)
             return os.path.relpath(inner or found, cwd)
     return "docs"
+
+
+def outside(cwd: str, docs: str) -> list[str]:
+    """The markdown files here (as `ctx init .` would read them, vendored code aside) that are not in the docs
+    folder `ctx init` took: a monorepo's package READMEs and design notes. Tried as a new user would on a
+    workflow engine's monorepo: a plain `ctx init` took `docs/` (26 of its 48 docs) and said nothing of the
+    rest. Empty when the docs are the whole folder."""
+    root = os.path.realpath(cwd)
+    inside = os.path.realpath(docs)
+    if inside == root or not inside.startswith(root + os.sep):
+        return []
+    try:
+        files = index.scan(root).files
+    except DocsError:
+        return []
+    prefix = os.path.relpath(inside, root).replace(os.sep, "/") + "/"
+    gone = tuple(f + "/" for f in vendored(files))
+    return sorted(rel for rel in files if not rel.startswith(prefix) and not rel.startswith(gone))
 
 
 SITE_FOLDERS = ("website", "www", "site", os.path.join("packages", "docs"))  # beside the code; a monorepo's
