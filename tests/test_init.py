@@ -961,13 +961,16 @@ def test_init_leaves_out_vendored_code(ctx, tmp_path):
     """Tried as a new user would (`ctx init .`) on a tracing backend's Go monorepo: 484 of its 718 docs were
     vendored modules' READMEs and changelogs, and their `yaml/v2/` folders were named other versions."""
     write_docs(tmp_path, {"README.md": "# Tracer\n\nA tracing backend.\n", "docs/tls.md": "# TLS\n\nSet tls.\n",
+                          "GOVERNANCE.md": "# Governance\n\nMajority vote.\n", "CODE_OF_CONDUCT.md": "# Conduct\n",
+                          "CONTRIBUTING.md": "# Contributing\n\nRun make.\n",
                           "vendor/github.com/x/yaml/v2/README.md": "# yaml v2\n", "vendor/modules.txt": "",
                           "vendor/github.com/x/yaml/v3/README.md": "# yaml v3\n",
                           "operations/jsonnet/vendor/lib/README.md": "# lib\n"})
     res = ctx("init", ".")
     assert res.code == 0 and "vendored code left out: operations/jsonnet/vendor/, vendor/" in res.out, res.out
     assert "other versions" not in res.out
-    assert sorted(derived_keywords(tmp_path)) == ["README.md", "docs/tls.md"]
+    assert "community files left out: CODE_OF_CONDUCT.md, GOVERNANCE.md" in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["CONTRIBUTING.md", "README.md", "docs/tls.md"]
     # a package manager's pages on third-party integrations are docs
     assert scaffold.vendored(["integration/third_party/direnv.md", "index.md"]) == []
 

@@ -505,12 +505,14 @@ LEFT_OUT = {
                  "to leave them out"),
     "contents": ("the book's contents left out", "the book's table of contents (its titles are read from it)",
                  "page", "to route it as a page"),
+    "community": ("community files left out", "a project's files for its community (conduct, governance, "
+                  "maintainers, licence)", "file", "to leave them out"),
     "included": ("included pages left out", "pages that other pages include (read where they are included)",
                  "page", "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
-FILES = ("contents", "included")  # the kinds that list files, not folders
+FILES = ("community", "contents", "included")  # the kinds that list files, not folders
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
 
@@ -532,7 +534,7 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("vendored", vendored), ("translations", translations), ("versions", versions),
-                       ("fixtures", fixtures), ("posts", posts)):
+                       ("fixtures", fixtures), ("posts", posts), ("community", community)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -571,6 +573,19 @@ def included(paths: Sequence[str], docs_root: str) -> list[str]:
             if name != rel and name in docs:
                 out.add(name)
     return sorted(out)
+
+
+# A project's files for its community, not for the work on it (CONTRIBUTING.md and SECURITY.md stay: they say how)
+COMMUNITY_FILES = frozenset({"code_of_conduct", "code-of-conduct", "governance", "adopters", "maintainers",
+                             "licensing", "license", "licence", "contributors", "authors", "notice", "funding",
+                             "codeowners", "owners"})
+
+
+def community(paths: Iterable[str]) -> list[str]:
+    """The files of a repo for its community, at any depth (CODE_OF_CONDUCT.md, GOVERNANCE.md, ADOPTERS.md,
+    MAINTAINERS.md, LICENSE.md): tried as a new user would (`ctx init .`) on a tracing backend's repo, its
+    GOVERNANCE.md ("Majority vote") took a HOT place for "what alternatives were considered?"."""
+    return sorted(p for p in paths if doc_stem(p.rsplit("/", 1)[-1]).lower() in COMMUNITY_FILES)
 
 
 VENDOR_FOLDERS = frozenset({"vendor"})  # not `third_party/`: a package manager's docs hold their pages on
