@@ -35,11 +35,14 @@ def test_a_named_section_of_a_snippet_indented_as_its_line_and_a_block_of_paths(
     assert "\nb line\n" in text and ';--8<-- "escaped.md"' in text
 
 
-def test_an_include_that_does_not_resolve_keeps_its_line_and_nothing_outside_the_site_is_read(tmp_path):
+def test_an_include_that_does_not_resolve_keeps_its_line_and_nothing_outside_the_site_or_hidden_is_read(tmp_path):
     write(tmp_path / "outside", "secret.md", "secret\n")
     site = tmp_path / "site"
     write(site, "mkdocs.yml", "site_name: x\n")
-    page = '--8<-- "missing.md"\n--8<-- "../outside/secret.md"\n{{#include ../../outside/secret.md}}\n'
+    write(site, ".env", "TOKEN=secret\n")
+    write(site, "docs/.private/notes.md", "secret\n")
+    page = ('--8<-- "missing.md"\n--8<-- "../outside/secret.md"\n{{#include ../../outside/secret.md}}\n'
+            '--8<-- ".env"\n<!--@include: ./.private/notes.md-->\n')
     write(site, "docs/p.md", page)
     assert index.read_doc(str(site / "docs"), "p.md") == page
 

@@ -109,11 +109,15 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
 
 
 def _read(path: str, site: str, read: Read) -> str | None:
-    """A file's text, when it lies inside the site (index.read_bytes refuses anything else)."""
+    """A file's text, when it lies inside the site (index.read_bytes refuses anything else) and outside hidden
+    files and folders (`.env`, `.git/`, `.aws/`: a page that names one would put a secret in the prompt)."""
     real = os.path.realpath(path)
     if not real.startswith(site + os.sep):
         return None
-    data = read(site, os.path.relpath(real, site), MAX_CHARS)
+    rel = os.path.relpath(real, site)
+    if any(part.startswith(".") for part in rel.split(os.sep)):
+        return None
+    data = read(site, rel, MAX_CHARS)
     if data is None or b"\0" in data[:1024]:
         return None
     return data.decode("utf-8", errors="replace")
