@@ -294,7 +294,7 @@ PLACEHOLDERS = frozenset({"foo", "bar", "baz", "qux", "quux", "foobar"})  # an e
 
 def _poor(word: str) -> bool:
     """A derived keyword that names nothing a prompt would say of its doc: a number ("1", a guide's file name),
-    a cut identifier (`read_`), a generic title ("overview", "table of contents"), or an example's placeholder
+    a cut identifier (`read_`), a generic title ("overview", "table of contents"), or an example's made-up name
     (`foo_project`). Tried as a new user would on a dataframe library's and a package manager's docs."""
     parts = word.replace("_", " ").replace("-", " ").split()
     return (not any(ch.isalpha() for ch in word) or word.endswith(("_", ".", "-")) or word in GENERIC_TITLES

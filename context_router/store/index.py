@@ -661,16 +661,20 @@ def without_shortcodes(body: str) -> str:
     its text too). Plain string work."""
     if "{{<" not in body and "{{%" not in body:
         return body
+    return _without_lines(body, lambda bare: bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}")
+                          and "}}" not in bare[3:-3])
+
+
+def _without_lines(body: str, drop: Callable[[str], bool]) -> str:
+    """The text without the lines outside code blocks that `drop` (given the stripped line) says go."""
     out: list[str] = []
     fence = ""
     for line in body.split("\n"):
         now = _fence(fence, line)
         if now is not None:
             fence = now
-        elif not fence:
-            bare = line.strip()
-            if bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}") and "}}" not in bare[3:-3]:
-                continue
+        elif not fence and drop(line.strip()):
+            continue
         out.append(line)
     return "\n".join(out)
 
@@ -714,16 +718,7 @@ def without_toc(body: str) -> str:
     work: the hook path never imports re."""
     if "](#" not in body:
         return body
-    out: list[str] = []
-    fence = ""
-    for line in body.split("\n"):
-        now = _fence(fence, line)
-        if now is not None:
-            fence = now
-        elif not fence and _navigation(line.strip()):
-            continue
-        out.append(line)
-    return "\n".join(out)
+    return _without_lines(body, _navigation)
 
 
 def _navigation(line: str) -> bool:
