@@ -342,7 +342,9 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     within_config = {c.path for c in tiers.candidates(ranked, config_caps)} if caps != config_caps else set()
     capped = [(p, "intent" if p in within_config else "cap") for p in tiers.over_caps(ranked, caps, cands)]
     paths = [c.path for c in cands]
-    kws = _hint_words(ws, paths, snap.n_docs)
+    # A doc this prompt's words hit and that is WARM all the same (past HOT's cap) is not told to be asked for by
+    # them again: its line says how to read it (render._truncation_line).
+    kws = {p: v for p, v in _hint_words(ws, paths, snap.n_docs).items() if p not in hit}
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, paths) if session is not None else None
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget)),

@@ -564,3 +564,18 @@ def test_with_more_room_than_a_hooks_the_warm_docs_come_by_their_best_part():
 
     assert warm_order(25000) == ["part.md", "kept.md"]
     assert warm_order(10000) == ["kept.md", "part.md"]
+
+
+def test_a_warm_line_never_asks_for_the_words_the_prompt_said(ctx, tmp_path):
+    """Tried as a new user would on a tracing backend's design records: a proposal the prompt named ("Parquet")
+    was WARM past HOT's cap and its line said `mention ... parquet ... to expand`. Said already, it says how to
+    read the doc instead."""
+    long = "\n".join(f"Line {i} about storage blocks and their format." for i in range(40))
+    names = ["parquet", "avro", "orc", "arrow", "protobuf"]
+    docs = {f"{n}.md": f"# Design {n}\n\n{long}\n" for n in names}
+    cfg = project(tmp_path, docs, "keywords:\n" + "".join(f"  {n}.md: [{n} blocks]\n" for n in names))
+    data = turn(ctx, cfg, "parquet blocks, avro blocks, orc blocks, arrow blocks, protobuf blocks: why?")
+    warm = [f["path"] for f in data["files"] if f["tier"] == "WARM"]
+    assert len(warm) == 1, data["files"]  # past HOT's cap of four
+    name = warm[0].removesuffix(".md")
+    assert f"mention {name} blocks" not in data["context"] and f"`ctx show {warm[0]}`" in data["context"]
