@@ -987,3 +987,14 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
             "service/history/README.md, ... (+1 more)): `ctx init . --force` routes the whole repo") in res.out
     named = ctx("init", "docs", "--force")
     assert named.code == 0 and "outside" not in named.out  # a folder named on purpose: nothing to say
+
+
+def test_an_emoji_inside_a_title_is_no_part_of_its_keyword(ctx, tmp_path):
+    """Tried as a new user would on a docs framework's site: "Starlight 🌟 Build documentation sites with Astro"
+    was a keyword with its star."""
+    write_docs(tmp_path / "docs", {"index.md": "# Starlight 🌟 Build docs with Astro\n\nText.\n",
+                                   "c.md": "# C++ 🚀\n\nText.\n"})
+    assert ctx("init").code == 0
+    derived = derived_keywords(tmp_path)
+    assert derived["index.md"][0] == "starlight build docs with astro"
+    assert derived["c.md"][0] == "c++"

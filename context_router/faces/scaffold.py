@@ -98,7 +98,8 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
             own.sort(key=lambda t: -(low.count(t.lower()) if " " in t else counted[t.lower()]))
         name = names[rel] if shared[names[rel]] < WEAK_OWNERS else ""
         for word in (_bare(titles[rel]), _bare(headed.get(rel, "")), name, *own):
-            word = " ".join(word.lower().split())
+            # An emoji inside a title ("Starlight 🌟 Build documentation sites") is no word a prompt says.
+            word = " ".join("".join(" " if _pictograph(ch) else ch for ch in word.lower()).split())
             if word and word not in words and not _common(word, doc_words) and not _poor(word):
                 words.append(word)
         keywords[rel] = words[:MAX_KEYWORDS]
@@ -264,7 +265,14 @@ def _is_symbol(ch: str) -> bool:
     a pictograph (not `+` of `C++`), or the selector and joiner that build an emoji."""
     import unicodedata
 
-    return ch.isspace() or unicodedata.category(ch) in ("So", "Pd") or ch in "\ufe0f\u200d"
+    return ch.isspace() or _pictograph(ch) or unicodedata.category(ch) == "Pd"
+
+
+def _pictograph(ch: str) -> bool:
+    """An emoji or pictograph, or the selector and joiner that build one."""
+    import unicodedata
+
+    return ch in "\ufe0f\u200d" or (not ch.isascii() and unicodedata.category(ch) == "So")
 
 
 _STEP = re.compile(r"^\s*\d+[.)]\s+")
