@@ -37,7 +37,7 @@ MARKS = ("\ue000", "\ue001")
 _LITERAL = re.compile(r"(`+)[^`\n]+?\1|\]\([^)\s]*\)?|\]\[[^\]]*\]?|<?[a-z][a-z0-9+.-]*://[^\s<>)\]]*|</?[A-Za-z][^>]*>?"
                       r"|^\s*\[[^\]]+\]:\s*\S+|\*\*[^*\n]+\*\*", re.MULTILINE)  # (and text already bold)
 _JOINERS = frozenset("_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(?:`{3,}(?![^`\n]*`)|~~~)", re.MULTILINE)  # fences.is_fence
 
 
 def bolded(snippet: str) -> str:

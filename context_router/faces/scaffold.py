@@ -26,7 +26,9 @@ _CODE_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_.-]{3,40})`")
 _BOLD = re.compile(r"(?<![\w*])\*\*(?=\S)([^*\n:]{3,80}?)(?<=\S)\*\*(?![\w*:])")
 _HEADING = re.compile(r"^#{2,3} +(.+?) *#*$", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z_][A-Za-z0-9_]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+# A fence and its block (a backtick fence's info string holds no backtick: fences.is_fence)
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?![^`\n]*`)|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)",
+                    re.MULTILINE | re.DOTALL)
 _NAMED = re.compile(r"[A-Za-z][a-z0-9]*[A-Z0-9_]|[A-Z]{2}")  # SQLAlchemy, FastAPI, UUID, http2, snake_case
 
 # Words that say what a sentence does, not what a doc is about: a derived phrase needs a word besides these

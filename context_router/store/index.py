@@ -12,6 +12,7 @@ import stat
 import time
 
 from ..errors import DocsError
+from ..fences import is_fence
 from ..records import doc_path, is_doc_file, record
 from . import includes
 
@@ -867,7 +868,7 @@ def _fence(fence: str, line: str) -> str | None:
     or closes no fence. A fence is three or more backticks or tildes, indented at most three spaces, and is
     closed by a run of the same character at least as long."""
     bare = line.lstrip(" ")
-    if bare[:3] not in ("```", "~~~") or len(line) - len(bare) > 3:
+    if len(line) - len(bare) > 3 or not is_fence(bare):
         return None
     mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
     if not fence:

@@ -16,6 +16,7 @@ share. A hub page is never HOT on text alone.
 
 from __future__ import annotations
 
+from ..fences import is_fence
 from ..records import DOC_SUFFIXES, doc_stem, record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
@@ -66,7 +67,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 14  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 15  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
@@ -75,7 +76,8 @@ FIELDS_VERSION = 14  # how fields() writes a doc's text and splits its sections,
 # matter value that starts with `@` as its text, a `.md` page with an import anywhere read as MDX, MDX comments,
 # a page's own table of contents left out; 13: include lines read as the files they name; 14: a page's script
 # and style blocks left out, an underlined title read as a `# ` title, lines
-# that are one Hugo shortcode left out); the index is built anew when it changes
+# that are one Hugo shortcode left out; 15: a line of three backticks with a backtick after them opens no code
+# block); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -164,7 +166,7 @@ def _heading_lines(body: str) -> list[str]:
     out: list[str] = []
     fenced = False
     for line in body.splitlines():
-        if line.startswith("```") or line.startswith("~~~"):
+        if line.startswith(("```", "~~~")) and is_fence(line):
             fenced = not fenced
         elif not fenced and line.startswith("#"):
             out.append(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..fences import is_fence
 from ..records import record
 from .semantic import HYBRID
 from .tiers import HOT
@@ -110,7 +111,7 @@ def unpadded(text: str) -> str:
     fence = ""
     for line in text.split("\n"):
         bare = line.lstrip()
-        if bare[:3] in ("```", "~~~"):
+        if is_fence(bare):
             mark = bare[:len(bare) - len(bare.lstrip(bare[0]))]
             fence = mark if not fence else "" if mark.startswith(fence) and not bare.strip(bare[0]).strip() else fence
         elif not fence and bare.startswith("|") and ("  " in bare.strip() or "----" in bare):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..fences import is_fence
 from ..records import record
 
 TYPE_CHECKING = False
@@ -49,7 +50,7 @@ def split(body: str) -> list[Section]:
     parent = under = ""  # the last `##` heading; the one the section being read is in
     fenced = False
     for line in body.splitlines():
-        if line.startswith("```") or line.startswith("~~~"):
+        if line.startswith(("```", "~~~")) and is_fence(line):
             fenced = not fenced
         depth = len(line) - len(line.lstrip("#"))
         if not fenced and 2 <= depth <= MAX_LEVEL and line[depth:depth + 1] == " ":
@@ -84,7 +85,7 @@ def _parts(title: str, level: int, lines: list[str], parent: str = "") -> list[S
     size = 0
     for line in lines:
         # A fence indented in a list item or a tab (mkdocs' `=== "Tab"`) holds code too: no part ends inside.
-        if line.lstrip().startswith(("```", "~~~")):
+        if is_fence(line):
             fenced = not fenced
         inside = _row(line) and _row(prev)
         if not fenced and size >= PART_CHARS and (not line.strip() or inside):
@@ -247,9 +248,9 @@ def opening_of(text: str) -> str:
                 within = bool(line.strip() and lines[-1].strip())  # the cut stops inside a paragraph
                 break
             mark = line.lstrip()[:3]
-            if mark in ("```", "~~~") and not fence:
+            if mark in ("```", "~~~") and not fence and is_fence(line):
                 fence, since = mark, len(lines)
-            elif fence and mark == fence:
+            elif fence and mark == fence and is_fence(line):
                 fence = ""
             lines.append(line)
             used += len(line) + 1
@@ -370,7 +371,7 @@ def is_hub(path: str, body: str) -> bool:
     prose = links = prose_chars = markup = 0
     fenced = False
     for line in body.splitlines():
-        if line.startswith("```") or line.startswith("~~~"):
+        if line.startswith(("```", "~~~")) and is_fence(line):
             fenced = not fenced
             prose_chars += 1
             continue
