@@ -240,3 +240,23 @@ def test_a_line_that_is_one_hugo_shortcode_is_not_text():
             '```\n{{< youtube id >}}\n```\n')
     assert readable(page, "limits.md") == ('# Limits\n\nKeep the limit under 5 MB.\n\nSee {{< relref "./a.md" >}} '
                                            'too.\n\n```\n{{< youtube id >}}\n```\n')
+
+
+def test_a_page_titled_by_a_third_level_heading_is_sectioned_under_it(ctx, tmp_path):
+    """Tried as a new user would on a web framework's docs: every page opens with `### Controllers` and is
+    sectioned by `####`, so each page was one section, and `ctx show controllers.md "Request object"` found
+    none. A page with `##` sections keeps its levels."""
+    from context_router.store.index import readable
+    from context_router.turn import sections
+
+    page = ("### Controllers\n\nIntro.\n\n#### Routing\n\nRoutes.\n\n#### Request object\n\nThe request.\n\n"
+            "```ts\n### not a heading\n```\n")
+    body = readable(page, "controllers.md")
+    assert body.startswith("# Controllers\n") and sections.titles(body) == ["Routing", "Request object"]
+    assert "### not a heading" in body
+    assert readable("## Usage\n\n### Install\n", "u.md") == "## Usage\n\n### Install\n"
+    assert readable("### One\n\n### Two\n", "t.md") == "### One\n\n### Two\n"  # two at the top: no title
+    write_docs(tmp_path / "d", {"controllers.md": page})
+    (tmp_path / "config.yaml").write_text("docs: d\n")
+    res = ctx("show", "controllers.md", "Request object")
+    assert res.code == 0 and res.out.startswith("## Request object\n\nThe request."), res.out + res.err

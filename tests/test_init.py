@@ -597,6 +597,11 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     assert res.err == ("ctx: error: no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
                        "src/content/docs, or a Hugo or Zola site's content/): name it, as in `ctx init path/to/docs`\n")
     assert not (tmp_path / "config.yaml").exists()
+    # Tried as a new user would on a web framework's site: its pages are in `content/`, with no config beside.
+    write_docs(tmp_path, {**{f"content/p{i}.md": f"# P{i}\n" for i in range(4)}, "README.md": "# R\n",
+                          "scripts/a.md": "# A\n"})
+    res = ctx("init")
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init content` (4 markdown files there)\n"), res.err
 
 
 def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):

@@ -412,9 +412,11 @@ def init(docs: str | None = typer.Argument(
     if docs is None:
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
+            found = scaffold.likeliest_docs(os.getcwd())
+            example = (f"`ctx init {found[0]}` ({found[1]} markdown files there)" if found
+                       else "`ctx init path/to/docs`")
             raise InputError("no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
-                             "src/content/docs, or a Hugo or Zola site's content/): name it, as in "
-                             "`ctx init path/to/docs`")
+                             f"src/content/docs, or a Hugo or Zola site's content/): name it, as in {example}")
     if from_cc is not None:
         body = scaffold.from_claude_cognitive(from_cc)
         docs = os.path.dirname(os.path.abspath(from_cc))

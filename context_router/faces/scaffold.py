@@ -417,6 +417,20 @@ def default_docs(cwd: str) -> str:
     return "docs"
 
 
+def likeliest_docs(cwd: str) -> tuple[str, int] | None:
+    """(the folder here that holds the most markdown files, how many), of those holding at least three; None if
+    none does. Tried as a new user would on a web framework's docs site, whose pages are in `content/` with no
+    site config beside them: `ctx init` said it found no docs folder and suggested `path/to/docs`."""
+    try:
+        files = index.scan(cwd).files
+    except DocsError:
+        return None
+    gone = tuple(f + "/" for f in vendored(files))
+    counts = Counter(rel.split("/", 1)[0] for rel in files if "/" in rel and not rel.startswith(gone))
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == "docs"), default=None)
+    return best if best is not None and best[1] >= 3 else None
+
+
 def outside(cwd: str, docs: str) -> list[str]:
     """The markdown files here (as `ctx init .` would read them, vendored code aside) that are not in the docs
     folder `ctx init` took: a monorepo's package READMEs and design notes. Tried as a new user would on a

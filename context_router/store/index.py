@@ -598,6 +598,7 @@ def readable(body: str, rel: str) -> str:
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
     body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
                                                                                     title_only=True)))))
+    body = raised_headings(body)
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
 
 
@@ -652,6 +653,32 @@ def _paragraph(line: str) -> bool:
         return False
     number, dot, _ = bare.partition(". ")
     return not (dot and number.isdigit())
+
+
+def raised_headings(body: str) -> str:
+    """A page titled by a `###` (or deeper) heading, its one heading at that level and its first, with its
+    headings raised so that heading is a `# ` title and the ones under it `##` sections. Tried as a new user
+    would on a web framework's docs: every page opens with `### Controllers` and is sectioned by `####`, so
+    each page was one section, and `ctx show controllers.md "Request object"` found none. Plain string work."""
+    if "\n###" not in body and not body.startswith("###"):
+        return body
+    lines = body.split("\n")
+    levels: list[tuple[int, int]] = []  # (line number, level) of each heading outside code blocks
+    fence = ""
+    for i, line in enumerate(lines):
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif not fence and line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            if level <= 6 and line[level:level + 1] == " ":
+                levels.append((i, level))
+    top = min((level for _, level in levels), default=0)
+    if top < 3 or levels[0][1] != top or sum(1 for _, level in levels if level == top) > 1:
+        return body
+    for i, level in levels:
+        lines[i] = lines[i][top - 1:]
+    return "\n".join(lines)
 
 
 def without_shortcodes(body: str) -> str:
