@@ -676,7 +676,7 @@ def raised_headings(body: str) -> str:
     top = min((level for _, level in levels), default=0)
     if top < 3 or levels[0][1] != top or sum(1 for _, level in levels if level == top) > 1:
         return body
-    for i, level in levels:
+    for i, _ in levels:
         lines[i] = lines[i][top - 1:]
     return "\n".join(lines)
 

@@ -77,7 +77,8 @@ FIELDS_VERSION = 15  # how fields() writes a doc's text and splits its sections,
 # a page's own table of contents left out; 13: include lines read as the files they name; 14: a page's script
 # and style blocks left out, an underlined title read as a `# ` title, lines
 # that are one Hugo shortcode left out; 15: a line of three backticks with a backtick after them opens no code
-# block, a page titled by its one `###` heading sectioned by the headings under it); the index is built anew when it changes
+# block, a page titled by its one `###` heading sectioned by the headings under it); the index is built anew
+# when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
