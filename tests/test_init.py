@@ -492,6 +492,10 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     # Every page in a language folder of its own: English is kept, never every page left out.
     assert scaffold.translations(["locales/en/a.md", "locales/ja/a.md", "locales/ja/b.md"]) == ["locales/ja"]
     assert scaffold.translations(["locales/ja/a.md"]) == []
+    # Beside translations that mirror, one whose pages are named in its own language, in the docs' own folders
+    # (a shell's `es/book/instalacion.md`); the IT department's folder still stays.
+    shell = [*tree, "es/guides/barra.md", "es/guides/idiomas.md", "es/reference/configuracion.md"]
+    assert scaffold.translations(shell) == ["de", "es", "pt-br", "zh_CN"]
 
 
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):

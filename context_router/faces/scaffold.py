@@ -124,6 +124,7 @@ ht hu hy id ig is it ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk ml mn mr
 or pa pl ps pt qu ro ru rw sa sd si sk sl sn so sq sr st su sv sw ta te tg th tk tl tr tt ug uk ur uz vi xh
 yi yo zh zu
 """.split())
+SIBLING_LANGUAGES = 2  # translations found by their paths that make the other language folders beside them ones
 MIRROR_SHARE = 0.5  # a language folder whose pages have a same-path page in the kept docs this often mirrors them
 # Folders whose language folders hold translations whatever their pages' paths (translations())
 I18N_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations"})
@@ -170,8 +171,18 @@ def translations(paths: Iterable[str]) -> list[str]:
     if len(outside) < min(len(pages) for pages in by_folder.values()) * MIRROR_SHARE:
         kept = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
         base = by_folder[kept]
-    return sorted(named | {f for f, pages in by_folder.items()
-                           if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages)})
+    mirrors = {f for f, pages in by_folder.items() if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages)}
+    if len(mirrors) >= SIBLING_LANGUAGES:
+        # Beside several translations, a language folder whose pages are named in its own language but sit in
+        # the docs' own folders (`es/book/instalacion.md` beside `book/installation.md`) is one too. Tried as a
+        # new user would on a shell's docs: `es/` and `pt-BR/` were routed beside seven folders left out, and
+        # took the first HOT places for "how do I install it?".
+        folders = {p.rsplit("/", 1)[0] for p in base if "/" in p}
+        for f, pages in by_folder.items():
+            inner = [p.rsplit("/", 1)[0] for p in pages if "/" in p]
+            if f != kept and inner and sum(d in folders for d in inner) >= MIRROR_SHARE * len(pages):
+                mirrors.add(f)
+    return sorted(named | mirrors)
 
 
 def _version(name: str) -> tuple[int, ...] | None:
