@@ -321,9 +321,13 @@ def test_show_errors(ctx, tmp_path):
     for args, message in (
             (["show", "nope.md"], "error: unknown doc: nope.md"),
             (["show", "../secret.md"], "error: unknown doc: ../secret.md"),
+            (["show", "../secret"], "error: unknown doc: ../secret"),  # nor without its extension
             (["show", "manual.md", "no such part"], "error: no section 'no such part' in manual.md (sections: Part 0")):
         res = ctx(*args, "--config", str(cfg))
         assert res.code == 2 and res.out == "" and message in res.err and res.err.count("\n") == 1
+    # A doc named as its site names it, without its extension (tried as a new user would: `ctx show guards`)
+    res = ctx("show", "manual", "--config", str(cfg))
+    assert res.code == 0 and res.out == ctx("show", "manual.md", "--config", str(cfg)).out
 
 
 @settings(max_examples=200, deadline=None)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..records import READS, FileScore, is_doc_file
+from ..records import DOC_SUFFIXES, READS, FileScore, is_doc_file
 from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
@@ -308,6 +309,9 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     from ..turn import headings, sections
 
     rel = index.user_doc_path(ws.config.docs_root, path)
+    if not is_doc_file(rel):  # a doc named without its extension (`ctx show guards`), as its site names it
+        rel = next((rel + ext for ext in DOC_SUFFIXES
+                    if os.path.isfile(os.path.join(ws.config.docs_root, rel + ext))), rel)
     text = index.read_doc(ws.config.docs_root, rel) if is_doc_file(rel) else None
     if text is None:
         raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
