@@ -586,6 +586,8 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
       "docs/src/content/docs/fr/a.mdx": "# A\n", "docs/package.json": "{}\n"},
      os.path.join("docs", "src", "content", "docs")),
     ({"docs/.vitepress/config.ts": "export default {}\n", "docs/guide/a.md": "# A\n"}, "docs"),
+    # a VuePress site at the root (a shell's docs: `.vuepress/config.js` beside `book/`)
+    ({".vuepress/config.js": "module.exports = {}\n", "book/a.md": "# A\n", "README.md": "# R\n"}, "."),
     # a monorepo's VitePress site in packages/docs
     ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
       "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),

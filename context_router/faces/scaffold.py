@@ -489,6 +489,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
     src = sites.vitepress_src(folder)
     if src is not None:
         return src
+    if os.path.isdir(os.path.join(folder, ".vuepress")):  # VuePress: the site's pages are the folder's own
+        return folder
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(
