@@ -1009,3 +1009,13 @@ def test_an_emoji_inside_a_title_is_no_part_of_its_keyword(ctx, tmp_path):
     derived = derived_keywords(tmp_path)
     assert derived["index.md"][0] == "starlight build docs with astro"
     assert derived["c.md"][0] == "c++"
+
+
+def test_a_link_from_the_sites_root_is_a_related_doc(ctx, tmp_path):
+    """Tried as a new user would on a package manager's Docusaurus docs: 200 links like `](/topics/charts.mdx)`
+    gave one related pair."""
+    write_docs(tmp_path / "docs", {"intro.md": "# Intro\n\nSee [charts](/topics/charts.mdx) and [x](../x.md).\n",
+                                   "topics/charts.mdx": "# Charts\n\nBack to [intro](../intro.md#top).\n"})
+    assert ctx("init").code == 0
+    cfg = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert cfg["related"] == {"intro.md": ["topics/charts.mdx"], "topics/charts.mdx": ["intro.md"]}

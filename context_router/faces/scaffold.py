@@ -108,7 +108,10 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         base = os.path.dirname(rel)
         links = []
         for target in _LINK.findall(body):
-            resolved = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/")
+            # A link from the site's root (`/topics/charts.mdx`, as Docusaurus and VitePress resolve it) is from
+            # the docs folder: tried as a new user would, a package manager's 200 such links gave one related pair.
+            resolved = os.path.normpath(target[1:] if target.startswith("/") else os.path.join(base, target))
+            resolved = resolved.replace(os.sep, "/")
             if resolved in bodies and resolved != rel and resolved not in links:
                 links.append(resolved)
         if links:
