@@ -583,3 +583,20 @@ def test_a_warm_line_never_asks_for_the_words_the_prompt_said(ctx, tmp_path):
     assert len(warm) == 1, data["files"]  # past HOT's cap of four
     name = warm[0].removesuffix(".md")
     assert f"mention {name} blocks" not in data["context"] and f"`ctx show {warm[0]}`" in data["context"]
+
+
+def test_a_thank_you_routes_nothing(ctx, tmp_path):
+    """Tried as a new user would on a shell's docs: "thanks, that worked!" printed 8,600 chars of the pages on
+    working with tables, matched on "worked"."""
+    cfg = project(tmp_path, {"tables.md": "# Working with tables\n\nIt worked: the table is sorted.\n" + FILLER,
+                             "other.md": "# Other\n\nMore.\n" + FILLER})
+    assert words.content_words("thanks, that worked! perfect") == []
+    assert turn(ctx, cfg, "thanks, that worked!")["files"] == []
+
+
+def test_a_thank_you_lifts_nothing_by_its_vector(ctx, sample):
+    """The prompt's vector leaves out the words that name no topic: "thanks" had lifted a vault page to WARM
+    on the sample docs."""
+    shown = turn(ctx, sample, "thanks, that worked!", "--dry-run")["files"]
+    assert [f["path"] for f in shown] == ["overview.md"]  # the sample's pinned page, and nothing else
+    assert turn(ctx, sample, "the vault backup, thanks", "--dry-run")["files"][0]["path"] == "systems/vault.md"

@@ -16,7 +16,7 @@ from collections import Counter
 from zlib import crc32
 
 from ..records import record
-from .words import STOPWORDS, tokens_of
+from .words import FILLER, STOPWORDS, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,9 +51,9 @@ def dim_of(term: str, dims: int) -> int:
     return crc32(term.encode("utf-8")) % dims
 
 
-def hashed_counts(text: str, dims: int) -> dict[int, int]:
+def hashed_counts(text: str, dims: int, without: frozenset[str] = frozenset()) -> dict[int, int]:
     counts: dict[int, int] = {}
-    for term, n in Counter(terms(text)).items():  # each distinct term hashed once
+    for term, n in Counter(t for t in terms(text) if t not in without).items():  # each distinct term hashed once
         d = dim_of(term, dims)
         counts[d] = counts.get(d, 0) + n
     return counts
@@ -93,7 +93,9 @@ def weigh(counts: Mapping[int, int], idf: Sequence[float]) -> Vector:
 
 
 def prompt_vector(prompt: str, idf: Sequence[float]) -> Vector:
-    return weigh(hashed_counts(prompt, len(idf)), idf)
+    """The prompt's vector, without the words that say nothing of a topic (words.FILLER): a thank-you ("thanks,
+    that worked!") has none, and lifted a doc to WARM on a hash of "thanks" (tried as a new user would)."""
+    return weigh(hashed_counts(prompt, len(idf), FILLER), idf)
 
 
 def goal(prompt_vec: Vector, history: Sequence[Vector]) -> Vector:

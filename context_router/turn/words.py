@@ -53,7 +53,8 @@ know let lets get got make show give need want think thing things like use used 
 # Words of conversation, not of topic: kept out of the text query so "ok cool, now what?" asks for nothing, and
 # "how does X work?" asks for X (a section "How partial validation works" is not what it means).
 FILLER = frozenset("""
-ok okay cool great thanks thank yes yeah yep nope hmm hi hey hello sure right alright fine nice good well
+ok okay cool great thanks thank thx yes yeah yep nope hmm hi hey hello sure right alright fine nice good well
+perfect awesome worked
 again still really actually maybe perhaps probably just already anyway though gonna wanna kinda sorta pls
 something anything everything stuff bit lot lots much many
 work works happen happens difference mean means explain exactly
