@@ -662,6 +662,8 @@ def raised_headings(body: str) -> str:
     each page was one section, and `ctx show controllers.md "Request object"` found none. Plain string work."""
     if "\n###" not in body and not body.startswith("###"):
         return body
+    if body.startswith(("# ", "## ")) or "\n## " in body:
+        return body  # a `##` heading, or a `# ` title (most pages; or a `## ` in a code block: kept as is)
     lines = body.split("\n")
     levels: list[tuple[int, int]] = []  # (line number, level) of each heading outside code blocks
     fence = ""
