@@ -242,6 +242,46 @@ def test_a_line_that_is_one_hugo_shortcode_is_not_text():
                                            'too.\n\n```\n{{< youtube id >}}\n```\n')
 
 
+def test_a_line_that_is_one_liquid_tag_is_not_text():
+    """Tried as a new user would on a messaging system's GitBook: 250 `{% tab %}`/`{% endtab %}` lines in one
+    conversation's output. What the tags wrap stays; Jekyll's highlight block is a code block; a tag inside a
+    line, or in a code block, is text."""
+    from context_router.store.index import readable
+
+    page = ('# Consumers\n\n{% tabs %}\n{% tab title="Go" %}\n```go\njs.PullSubscribe()\n```\n{% endtab %}\n'
+            '{% endtabs %}\n\n{% hint style="info" %}\nAcks are needed. {% endhint %}\n\n'
+            '{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\n```\n{% raw %}\n```\n')
+    assert readable(page, "c.md") == ('# Consumers\n\n```go\njs.PullSubscribe()\n```\n\nAcks are needed. '
+                                      '{% endhint %}\n\n```ruby\nputs 1\n```\n\n```\n{% raw %}\n```\n')
+
+
+def test_link_reference_definitions_are_not_text():
+    """Tried as a new user would on an API framework's docs: a turn printed 29 lines like `[cite]: https://...`,
+    which markdown shows none of. A footnote is shown; a line that only starts like one is a paragraph."""
+    from context_router.store.index import readable
+
+    page = ('# Views\n\nSee [the guide][cite].\n\n[cite]: https://docs.example.com/views/\n'
+            '  [img]: ../img/admin.png "The admin"\n[^1]: A footnote.\n[Note]: read this first please.\n\n'
+            '```\n[x]: kept.md\n```\n')
+    assert readable(page, "v.md") == ('# Views\n\nSee [the guide][cite].\n\n[^1]: A footnote.\n'
+                                      '[Note]: read this first please.\n\n```\n[x]: kept.md\n```\n')
+
+
+def test_a_heading_indented_up_to_three_spaces_is_a_heading(ctx, tmp_path):
+    """Tried as a new user would on a messaging system's GitBook: ` ## Dispatch type` was no section, and `ctx show`
+    found none. Four spaces make code; in a code block it is text."""
+    from context_router.store.index import readable
+    from context_router.turn import sections
+
+    page = "# Consumers\n\n ## Dispatch type\n\nPull or push.\n\n    ## code\n\n```\n  ## text\n```\n"
+    body = readable(page, "c.md")
+    assert sections.titles(body) == ["Dispatch type"] and "    ## code" in body and "  ## text" in body
+    write_docs(tmp_path / "d", {"c.md": page})
+    (tmp_path / "config.yaml").write_text("docs: d\n")
+    res = ctx("show", "c.md", "Dispatch type")
+    assert res.code == 0 and res.out.startswith("## Dispatch type\n\nPull or push."), res.out + res.err
+
+
 def test_a_page_titled_by_a_third_level_heading_is_sectioned_under_it(ctx, tmp_path):
     """Tried as a new user would on a web framework's docs: every page opens with `### Controllers` and is
     sectioned by `####`, so each page was one section, and `ctx show controllers.md "Request object"` found

@@ -67,7 +67,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 15  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 16  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
@@ -77,7 +77,8 @@ FIELDS_VERSION = 15  # how fields() writes a doc's text and splits its sections,
 # a page's own table of contents left out; 13: include lines read as the files they name; 14: a page's script
 # and style blocks left out, an underlined title read as a `# ` title, lines
 # that are one Hugo shortcode left out; 15: a line of three backticks with a backtick after them opens no code
-# block, a page titled by its one `###` heading sectioned by the headings under it); the index is built anew
+# block, a page titled by its one `###` heading sectioned by the headings under it; 16: link reference
+# definitions and lines that are one Liquid tag left out, headings indented up to three spaces); the index is built anew
 # when it changes
 
 
