@@ -330,6 +330,36 @@ def test_show_errors(ctx, tmp_path):
     assert res.code == 0 and res.out == ctx("show", "manual.md", "--config", str(cfg)).out
 
 
+def test_show_finds_a_doc_by_its_file_name_when_one_doc_has_it(ctx, tmp_path):
+    """Tried as a new user would on an API framework's docs: `ctx show throttling.md` was an unknown doc, the one
+    doc so named being `api-guide/throttling.md`. A name several docs have is an error that names them."""
+    cfg = project(tmp_path, {"api-guide/throttling.md": "# Throttling\n\nRates.\n",
+                             "api-guide/index.md": "# API\n", "tutorial/index.md": "# Tutorial\n"})
+    assert ctx("route", "anything", "--config", str(cfg)).code == 0  # the docs are indexed
+    for name in ("throttling.md", "throttling"):
+        res = ctx("show", name, "--config", str(cfg))
+        assert res.code == 0 and res.out.startswith("# Throttling"), res.err
+    res = ctx("explain", "throttling", "--config", str(cfg))
+    assert res.code == 0 and "api-guide/throttling.md" in res.out, res.err
+    res = ctx("show", "index.md", "--config", str(cfg))
+    assert res.code == 2 and res.err == ("ctx: error: index.md names 2 docs: api-guide/index.md, tutorial/index.md "
+                                         "(say which)\n")
+
+
+def test_show_finds_a_deeper_heading_as_its_reader_sees_it(ctx, tmp_path):
+    """Tried as a new user would on an API framework's docs: `ctx show serializers.md "Field-level validation"`
+    (a `####` heading) printed the `###` section that mentions it most. The deeper section runs to the next
+    heading at its level or above; a misspelt one is among the close matches."""
+    page = ("# Serializers\n\n## Validation\n\nIntro.\n\n#### Field-level validation\n\nAdd `validate_<field>`.\n\n"
+            "##### Example\n\nCode.\n\n#### Object-level validation\n\nAdd `validate`.\n\n## Saving\n\nSave.\n")
+    cfg = project(tmp_path, {"serializers.md": page})
+    res = ctx("show", "serializers.md", "field-level-validation", "--config", str(cfg))
+    assert res.code == 0 and res.out == ("#### Field-level validation\n\nAdd `validate_<field>`.\n\n##### Example\n\n"
+                                         "Code.\n"), res.out + res.err
+    res = ctx("show", "serializers.md", "Object-level validaton", "--config", str(cfg))
+    assert res.code == 2 and "close matches: 'Object-level validation'" in res.err, res.err
+
+
 @settings(max_examples=200, deadline=None)
 @given(sizes=st.lists(st.integers(0, 800), min_size=0, max_size=12), room=st.integers(0, 6000),
        matches=st.lists(st.integers(0, 12), max_size=5))

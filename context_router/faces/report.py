@@ -133,8 +133,29 @@ class LastTurn:
     last_hit: int
 
 
+def named_doc(ws: Workspace, path: str) -> str:
+    """The doc a user names: its path in the docs folder or from the working folder (index.user_doc_path),
+    without its extension (`ctx show guards`, as its site names it), or by its file name alone when one doc
+    has it (`ctx show throttling.md` for `api-guide/throttling.md`: tried as a new user would, it was unknown).
+    A name that fits no doc is returned as given; one that fits several is an InputError naming them."""
+    root = ws.config.docs_root
+    rel = index.user_doc_path(root, path)
+    if os.path.isfile(os.path.join(root, rel)):
+        return rel
+    names = [rel] if is_doc_file(rel) else [rel + ext for ext in DOC_SUFFIXES]
+    found = [name for name in names if os.path.isfile(os.path.join(root, name))]
+    if not found and "/" not in rel.strip("/"):
+        with ws.store.transaction():
+            listed = ws.store.listing()
+        found = sorted(p for p in listed if any(p.endswith("/" + name) for name in names))
+    if len(found) > 1:
+        raise InputError(f"{path} names {len(found)} docs: {', '.join(found[:5])}"
+                         + (f", +{len(found) - 5} more" if len(found) > 5 else "") + " (say which)")
+    return found[0] if found else rel
+
+
 def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
-    path = index.user_doc_path(ws.config.docs_root, path)
+    path = named_doc(ws, path)
     with ws.store.transaction():
         snap = current_index(ws, False)
         session = ws.store.resolve_session(session, implied)
@@ -308,10 +329,7 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     docs folder are read."""
     from ..turn import headings, sections
 
-    rel = index.user_doc_path(ws.config.docs_root, path)
-    if not is_doc_file(rel):  # a doc named without its extension (`ctx show guards`), as its site names it
-        rel = next((rel + ext for ext in DOC_SUFFIXES
-                    if os.path.isfile(os.path.join(ws.config.docs_root, rel + ext))), rel)
+    rel = named_doc(ws, path)
     text = index.read_doc(ws.config.docs_root, rel) if is_doc_file(rel) else None
     if text is None:
         raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
@@ -325,7 +343,7 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         return f"... [no section is called {section!r}; the one that mentions it most: {title}] ...\n\n{text}"
     if found is None:
         titles = sections.titles(body)
-        near = headings.close(titles, section)
+        near = headings.close(titles + [title for _, _, title in sections.deeper(body)], section)
         if near:
             raise InputError(f"no section {section!r} in {rel} (close matches: {', '.join(map(repr, near))})")
         names = [headings.plain(t) for t in titles]

@@ -124,7 +124,37 @@ def find(body: str, name: str) -> str | None:
     titles = [s.title if s.part == 0 else "" for s in sections]
     picks = [i for i, t in enumerate(titles) if t and headings.matches(t, name)] or \
         [i for i, t in enumerate(titles) if t and any(k in headings.key(t) for k in wanted)]
-    return _whole(sections, picks[0]) if picks else None
+    if picks:
+        return _whole(sections, picks[0])
+    # A `####` heading (and deeper) opens no section of ctx's, but it is one to the page's reader: tried as a new
+    # user would on an API framework's docs, `ctx show serializers.md "Field-level validation"` found none.
+    deep = deeper(body)
+    picks = [i for i, (_, _, t) in enumerate(deep) if headings.matches(t, name)] or \
+        [i for i, (_, _, t) in enumerate(deep) if any(k in headings.key(t) for k in wanted)]
+    if not picks:
+        return None
+    lines = body.splitlines()
+    start, level, _ = deep[picks[0]]
+    ends = [j for j, lv, _ in _headings(lines) if j > start and lv <= level]
+    return "\n".join(lines[start:ends[0] if ends else len(lines)]).strip("\n")
+
+
+def _headings(lines: Sequence[str]) -> list[tuple[int, int, str]]:
+    """(line number, level, title) of each `#` to `######` heading outside code fences."""
+    out = []
+    fenced = False
+    for j, line in enumerate(lines):
+        if line.startswith(("```", "~~~")) and is_fence(line):
+            fenced = not fenced
+        depth = len(line) - len(line.lstrip("#"))
+        if not fenced and 1 <= depth <= 6 and line[depth:depth + 1] == " ":
+            out.append((j, depth, line[depth:].strip().rstrip("#").strip()))
+    return out
+
+
+def deeper(body: str) -> list[tuple[int, int, str]]:
+    """(line number, level, title) of the headings deeper than a section's (`####` to `######`)."""
+    return [h for h in _headings(body.splitlines()) if h[1] > MAX_LEVEL]
 
 
 def _whole(sections: Sequence[Section], first: int) -> str:
