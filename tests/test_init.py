@@ -244,15 +244,21 @@ def test_init_then_check_on_a_book_names_every_chapter(ctx, tmp_path):
     book(tmp_path)
     res = ctx("init")  # no folder named: book.toml's source folder
     assert res.code == 0, res.err
+    assert "unlisted pages left out: notes.md;" in res.out  # the book publishes no page its SUMMARY.md leaves out
     data = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert data["docs"] == "src"
     kws = data["derived_keywords"]
     assert kws["ch01-01-installation.md"][0] == "installation"
     assert kws["ch01-02-hello-world.md"][0] == "hello, world!"
     check = ctx("check")
+    assert check.code == 0 and check.out == "ok: config and docs look right\n", check.out
+    (tmp_path / "src" / ".ctxignore").write_text("/SUMMARY.md\n")  # routed after all: a page with no title
+    check = ctx("check")
     assert check.code == 0
-    assert check.out == "warning: notes.md: no '# Title' line or front matter `title:`, so only its file name " \
-                        "names it\nok: 1 warning(s)\n", check.out
+    assert check.out.startswith("warning: notes.md is unlisted by the book's SUMMARY.md (its build publishes none "
+                                "of them): list them in "), check.out
+    assert check.out.endswith("warning: notes.md: no '# Title' line or front matter `title:`, so only its file name "
+                              "names it\nok: 2 warning(s)\n"), check.out
     res = ctx("route", "what is ownership", "--format", "json")
     data = json.loads(res.out)
     assert data["files"][0]["path"] == "ch04/ownership.md"
@@ -588,6 +594,11 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"docs/.vitepress/config.ts": "export default {}\n", "docs/guide/a.md": "# A\n"}, "docs"),
     # a VuePress site at the root (a shell's docs: `.vuepress/config.js` beside `book/`)
     ({".vuepress/config.js": "module.exports = {}\n", "book/a.md": "# A\n", "README.md": "# R\n"}, "."),
+    # a GitBook at the repo's root beside a `docs/` of built pages; one whose `.gitbook.yaml` names its root
+    ({".gitbook.yaml": "root: ./\n", "SUMMARY.md": "* [A](a.md)\n", "a.md": "# A\n", "docs/old.md": "# B\n"}, "."),
+    ({"book.json": "{}\n", "SUMMARY.md": "* [A](a.md)\n", "a.md": "# A\n", "docs/old.md": "# B\n"}, "."),
+    ({".gitbook.yaml": "root: ./content/ # the pages\n", "content/a.md": "# A\n", "docs/old.md": "# B\n"},
+     "content"),
     # a monorepo's VitePress site in packages/docs
     ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
       "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),
@@ -1019,3 +1030,34 @@ def test_a_link_from_the_sites_root_is_a_related_doc(ctx, tmp_path):
     assert ctx("init").code == 0
     cfg = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert cfg["related"] == {"intro.md": ["topics/charts.mdx"], "topics/charts.mdx": ["intro.md"]}
+
+
+def test_a_link_reference_definition_makes_a_related_doc(ctx, tmp_path):
+    """Tried as a new user would on an API framework's docs: its pages link each other only by reference
+    definitions (`[serializers]: serializers.md`), and no pair was related."""
+    write_docs(tmp_path / "docs", {"views.md": "# Views\n\nSee [serializers][s].\n\n[s]: serializers.md#top\n",
+                                   "serializers.md": "# Serializers\n\nNo links.\n"})
+    assert ctx("init").code == 0
+    cfg = yaml.safe_load((tmp_path / "config.yaml").read_text())
+    assert cfg["related"] == {"views.md": ["serializers.md"]}
+
+
+def test_init_leaves_out_the_pages_a_books_summary_does_not_list(ctx, tmp_path):
+    """Tried as a new user would on a messaging system's GitBook: 73 of its 259 pages were in no SUMMARY.md entry
+    (a retired product's `legacy/` pages, a page template, notes on building the book), which the book publishes
+    none of, and took 8 of 45 HOT places in a conversation. A folder of unlisted pages is left out as the
+    folder; GitBook's escaped paths (`release\\_notes`) are the paths; a SUMMARY.md that lists only some of the
+    pages leaves none out."""
+    write_docs(tmp_path, {".gitbook.yaml": "root: ./\n", "README.md": "# NATS\n",
+                          "SUMMARY.md": "* [Intro](README.md)\n* [Consumers](concepts/consumers.md)\n"
+                                        "* [What's new](release\\_notes/whats\\_new.md)\n"
+                                        "* [Legacy](https://legacy.example.com/)\n",
+                          "concepts/consumers.md": "# Consumers\n", "concepts/acks.md": "# Acks\n",
+                          "release_notes/whats_new.md": "# What's new\n",
+                          "legacy/stan/acks.md": "# STAN acks\n", "legacy/stan/intro.md": "# STAN\n"})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert "unlisted pages left out: concepts/acks.md, legacy/;" in res.out, res.out
+    assert (tmp_path / ".ctxignore").read_text().endswith("/concepts/acks.md\n/legacy/\n")
+    assert sorted(derived_keywords(tmp_path)) == ["README.md", "concepts/consumers.md", "release_notes/whats_new.md"]
+    assert scaffold.unlisted(["a.md", "b.md", "c.md"], {"a.md": "A"}, "SUMMARY.md") == []  # a part listed only

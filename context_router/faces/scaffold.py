@@ -10,12 +10,16 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import DocsError, InputError
+from ..records import is_doc_file
 from ..store import includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
 from ..turn.words import FILLER, GENERIC_NAMES, STOPWORDS, doc_name, doc_stem
 
 _LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
+# A link reference definition (`[serializers]: serializers.md`), which markdown prints none of (the body leaves
+# them out, index.without_link_definitions): an API framework's docs link their pages only so.
+_LINK_DEFINITION = re.compile(r"(?m)^ {0,3}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>#]+\.(?:mdx?|markdown))(?:#\S*)?>?")
 
 
 _WORD = re.compile(r"[\w.-]*\w")  # a word of a doc's text as a term is spelled: `avg_over_time`, `tls.cert`
@@ -55,11 +59,13 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     scan = index.scan(docs_root)
     out = left_out(scan.files, docs_root)
     gone = tuple(f + "/" for kind, folders in out.items() if kind != "partials" and kind not in FILES for f in folders)
+    gone += tuple(f for kind in FILES for f in out.get(kind, ()) if f.endswith("/"))
     pages = {p for kind in FILES for p in out.get(kind, ())}
     files = {rel: st for rel, st in scan.files.items()
              if not rel.startswith(gone) and not ("partials" in out and underscored(rel)) and rel not in pages}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
+    targets: dict[str, list[str]] = {}  # what a doc links to
     titles: dict[str, str] = {}
     headed: dict[str, str] = {}  # the `# ` heading, where the front matter or the site titles the doc otherwise
     for n, (rel, st) in enumerate(sorted(files.items()), start=1):
@@ -69,6 +75,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if text is None:
             continue
         bodies[rel] = index.body_of(text, rel)
+        targets[rel] = _LINK.findall(bodies[rel]) + _LINK_DEFINITION.findall(text)
         titles[rel] = index.parse_doc(rel, st, text, 25, titles=site_title).title
         heading = index.heading_title(bodies[rel])
         if heading.lower() != titles[rel].lower() and len(heading.split()) <= 4:
@@ -107,7 +114,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         keywords[rel] = words[:MAX_KEYWORDS]
         base = os.path.dirname(rel)
         links = []
-        for target in _LINK.findall(body):
+        for target in targets[rel]:
             # A link from the site's root (`/topics/charts.mdx`, as Docusaurus and VitePress resolve it) is from
             # the docs folder: tried as a new user would, a package manager's 200 such links gave one related pair.
             resolved = os.path.normpath(target[1:] if target.startswith("/") else os.path.join(base, target))
@@ -468,14 +475,14 @@ BOOK_FOLDER = "book"  # an mdBook beside the code: its book.toml in `book/`
 
 
 def _configured_docs(folder: str) -> str | None:
-    """The docs a site's config in this folder names (an mkdocs.yml, a book.toml, a Docusaurus config), or
-    None."""
+    """The docs a site's config in this folder names (an mkdocs.yml, a book.toml, a GitBook's, a Docusaurus
+    config), or None."""
     if not os.path.isdir(folder):
         return None
     path = mkdocs.in_folder(folder)
     if path is not None:
         return mkdocs.docs_dir(path, mkdocs.read(path))
-    found = sites.book_src(folder) or sites.docusaurus_docs(folder)
+    found = sites.book_src(folder) or sites.gitbook_root(folder) or sites.docusaurus_docs(folder)
     if found is None and any(os.path.isfile(os.path.join(folder, name)) for name in sites.DOCUSAURUS_CONFIGS):
         found = os.path.join(folder, "docs") if os.path.isdir(os.path.join(folder, "docs")) else None  # its default
     return found
@@ -526,8 +533,9 @@ def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
     if kind == "partials":
         return PARTIALS
-    pages = kind in FILES  # files, not folders
-    more = f", ... ({len(folders)} {'pages' if pages else 'folders'})" if len(folders) > 4 else ""
+    pages = kind in FILES  # files, not folders (`unlisted`: and folders, as `folder/`)
+    noun = ("pages and folders" if any(f.endswith("/") for f in folders) else "pages") if pages else "folders"
+    more = f", ... ({len(folders)} {noun})" if len(folders) > 4 else ""
     return ", ".join(f if pages else f + "/" for f in folders[:4]) + more
 
 
@@ -549,10 +557,13 @@ LEFT_OUT = {
                   "maintainers, licence)", "file", "to leave them out"),
     "included": ("included pages left out", "pages that other pages include (read where they are included)",
                  "page", "to leave them out"),
+    "unlisted": ("unlisted pages left out", "unlisted by the book's SUMMARY.md (its build publishes none of "
+                 "them)", "page", "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
-FILES = ("community", "contents", "included")  # the kinds that list files, not folders
+FILES = ("community", "contents", "included", "unlisted")  # the kinds that list files (`unlisted`: and folders
+# as `folder/`), not folders
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
 
@@ -589,11 +600,41 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         if pages:
             found["included"] = pages
     summary = sites.find_summary(docs_root) if docs_root is not None else None
-    if summary is not None:
+    if summary is not None and docs_root is not None:
         rel = os.path.relpath(summary[0], docs_root).replace(os.sep, "/")
         if rel in paths:
             found["contents"] = [rel]
+        gone = tuple(f for folders in found.values() for f in folders)
+        pages = unlisted([p for p in paths if not p.startswith(tuple(f + "/" for f in gone)) and p not in gone],
+                         sites.summary_titles(docs_root) or {}, rel)
+        if pages:
+            found["unlisted"] = pages
     return found
+
+
+LISTED_SHARE = 0.5  # of a book's pages, those its SUMMARY.md lists: at least this many, or it lists a part only
+
+
+def unlisted(paths: Sequence[str], listed: Mapping[str, str], summary: str) -> list[str]:
+    """The pages a book's SUMMARY.md does not list, which its build publishes none of (mdBook, GitBook): a
+    folder whose pages are all unlisted as the folder (`legacy/`), the others one by one. None when the SUMMARY
+    lists less than LISTED_SHARE of the pages; a root README.md, the book's first page, stays. Tried as a new
+    user would on a messaging system's GitBook: 73 of 259 pages were unlisted (a retired product's pages, a
+    page template, notes on building the book) and took 8 of 45 HOT places in a conversation."""
+    docs = [p for p in paths if is_doc_file(p) and p != summary]
+    if not docs or sum(p in listed for p in docs) < LISTED_SHARE * len(docs):
+        return []
+    out = {p for p in docs if p not in listed and p.lower() != "readme.md"}
+    kept_folders = {os.path.dirname(p) for p in docs if p not in out}
+    kept_folders |= {"/".join(f.split("/")[:n]) for f in kept_folders for n in range(1, f.count("/") + 1)}
+    entries: set[str] = set()
+    for page in out:
+        parts = page.split("/")
+        # the folder nearest the root that holds only unlisted pages, else the page itself
+        folder = next(("/".join(parts[:n]) for n in range(1, len(parts)) if "/".join(parts[:n]) not in kept_folders),
+                      None)
+        entries.add(folder + "/" if folder else page)
+    return sorted(entries)
 
 
 def included(paths: Sequence[str], docs_root: str) -> list[str]:

@@ -23,6 +23,8 @@ MAX_BYTES = 1_000_000  # a real SUMMARY.md or book.toml is a few KB; a bigger on
 # A link to a page in a list of contents: `[Title](path.md)` or `[Title](path.md#anchor)`.
 _ENTRY = r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)"
 
+_ESCAPED = r"\\([!-/:-@\[-`{-~])"  # a backslash escape (CommonMark's, in a link's target too)
+
 
 def _read(folder: str, name: str) -> str | None:
     """A small file's text, read as a doc is (index.read_bytes: inside the folder, never blocking), or None.
@@ -50,6 +52,28 @@ def book_src(folder: str) -> str | None:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 src = value[1:-1].strip() or src
     return os.path.normpath(os.path.join(folder, src))
+
+
+GITBOOK = ".gitbook.yaml"
+
+
+def gitbook_root(folder: str) -> str | None:
+    """The folder of the GitBook book in this folder: its `.gitbook.yaml`'s `root` (by default this folder), or
+    this folder when it holds a legacy GitBook's `book.json` and SUMMARY.md; None when there is no book here.
+    Tried as a new user would on a messaging system's GitBook: `ctx init` took its `docs/` (built HTML, three
+    stale pages) for the book at the repo's root."""
+    text = _read(folder, GITBOOK)
+    if text is None:
+        return folder if os.path.isfile(os.path.join(folder, "book.json")) and \
+            os.path.isfile(os.path.join(folder, SUMMARY)) else None
+    root = ""
+    for line in text.splitlines():  # plain string work, as book_src
+        key, _, value = line.split("#", 1)[0].partition(":")
+        if key == "root":
+            root = value.strip().strip("\"'")
+    found = os.path.normpath(os.path.join(folder, root))
+    inside = os.path.relpath(found, folder)
+    return found if os.path.isdir(found) and not inside.startswith(os.pardir) else folder
 
 
 VITEPRESS = ".vitepress"
@@ -155,6 +179,7 @@ def summary_titles(docs_root: str) -> dict[str, str] | None:
     prefix = found[1]
     titles: dict[str, str] = {}
     for title, target in re.findall(_ENTRY, text):
+        target = re.sub(_ESCAPED, r"\1", target)  # `release\_notes/whats\_new.md`, as GitBook writes a path
         if "://" in target or target.startswith(("/", "mailto:")):
             continue
         page = os.path.normpath(prefix + target).replace(os.sep, "/")
