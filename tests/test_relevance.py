@@ -624,6 +624,16 @@ def test_a_thank_you_routes_nothing(ctx, tmp_path):
     assert turn(ctx, cfg, "thanks, that worked!")["files"] == []
 
 
+def test_what_is_left_of_a_contraction_is_no_word_of_the_prompt(ctx, tmp_path):
+    """Tried as a new user would on an API framework's docs: "a title that doesn't mention django" matched the
+    heading "Doesn't HTML5 support PUT and DELETE forms?", which took a HOT place."""
+    assert words.content_words("a title that doesn't mention django, I won't, they'll") == [
+        "title", "mention", "django"]
+    cfg = project(tmp_path, {"forms.md": "# Browser enhancements\n\n## Doesn't HTML5 support PUT?\n\nNo.\n" + FILLER,
+                             "titles.md": "# Titles\n\nA title must mention the project.\n" + FILLER})
+    assert [f["path"] for f in turn(ctx, cfg, "why doesn't the title mention it?")["files"]] == ["titles.md"]
+
+
 def test_a_thank_you_lifts_nothing_by_its_vector(ctx, sample):
     """The prompt's vector leaves out the words that name no topic: "thanks" had lifted a vault page to WARM
     on the sample docs."""

@@ -48,7 +48,10 @@ i if in into is it its itself just me more most my no nor not now of off on once
 please same she should so some such than that the their them then there these they this those through to too
 under until up very was we were what when where which while who whom why will with would you your yours tell
 know let lets get got make show give need want think thing things like use used using one two way also back go
-""".split())
+""".split()) | frozenset(
+    # What is left of a contraction ("doesn't" is "doesn" and "t"): tried as a new user would on an API framework's
+    # docs, "doesn" met a heading "Doesn't HTML5 support PUT and DELETE forms?" and took a HOT place.
+    "doesn don isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn mustn needn ll ve".split())
 
 # Words of conversation, not of topic: kept out of the text query so "ok cool, now what?" asks for nothing, and
 # "how does X work?" asks for X (a section "How partial validation works" is not what it means).
