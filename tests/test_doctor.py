@@ -31,7 +31,7 @@ def test_doctor_in_a_configured_project(ctx, fresh):
     assert res.code == 0 and res.out.endswith("all good\n")
     assert f"ok: config: {fresh / 'config.yaml'} (the nearest one from {fresh / 'src'})" in res.out
     assert "ok: index: not built yet; the first turn indexes 1 files" in res.out
-    assert "ok: test turn (dry run, hook budget 10,000)" in res.out
+    assert 'ok: test turn (dry run, hook budget 10,000): "what does this project do?" in ' in res.out
     assert ("note: hook: not installed for Claude Code, Gemini CLI, Codex CLI or Cline\n"
             "  fix: ctx hook install claude (or gemini, codex, cline)") in res.out
     assert not (fresh / ".ctx").exists()  # it only read

@@ -89,8 +89,10 @@ def _workspace_checks(ws: Workspace) -> list[Check]:
     result = run_turn(ws, TurnRequest(TEST_PROMPT, session="doctor", host="claude", dry_run=True))
     elapsed = (time.perf_counter() - start) * 1000
     shown = ", ".join(f"{e.path} ({e.tier})" for e in result.plan.entries[:3]) or "nothing"
-    out.append(Check("ok", f"test turn (dry run, hook budget {result.plan.stats.budget:,}): {elapsed:.0f} ms, "
-                           f"showed {shown}"))
+    # The prompt is said: tried as a new user would, "showed community/project-management.md (HOT)" read as a
+    # wrong answer to a question nobody had asked.
+    out.append(Check("ok", f"test turn (dry run, hook budget {result.plan.stats.budget:,}): \"{TEST_PROMPT}\" "
+                           f"in {elapsed:.0f} ms showed {shown}"))
     return out
 
 
