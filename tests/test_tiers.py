@@ -286,3 +286,14 @@ def test_a_page_with_nothing_to_read_takes_no_place():
              Candidate("d01.md", 0.5, "WARM")]
     plan = fit(cands, docs, LAYOUT, 10000, 1, 4)
     assert [e.path for e in plan.entries] == ["d00.md", "d01.md"] and "HomeSponsors" not in plan.output
+
+
+def test_a_warm_line_does_not_ask_for_a_readmes_path():
+    """Tried as a new user would on a messaging system's GitBook: a README's keyword is its path in lower case,
+    and its WARM line said `mention nats-concepts/jetstream/readme.md to expand`."""
+    from context_router.turn.render import _truncation_line
+
+    path = "concepts/jetstream/README.md"
+    assert _truncation_line([path.lower()], path) == f"... [WARM: content truncated: `ctx show {path}`] ..."
+    assert _truncation_line([path.lower(), "streams"], path) == (
+        "... [WARM: content truncated, mention streams to expand] ...")

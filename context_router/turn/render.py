@@ -43,7 +43,7 @@ def _truncation_line(keywords: Sequence[str], path: str) -> str:
     seen: set[str] = set()
     for kw in keywords:
         plain = kw.replace("-", " ").replace("_", " ")
-        if kw != path and plain not in seen:
+        if kw.lower() != path.lower() and plain not in seen:  # a README is named by its path in lower case
             seen.add(plain)
             shown.append(kw)
     if not shown:  # no words bring it back: how to read it (a prompt does not name a file path)
