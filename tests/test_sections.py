@@ -411,3 +411,16 @@ def test_a_part_whose_section_goes_on_unshown_says_so():
     assert "\n" + sections.GOES_ON in done.text[at:]
     whole = sections.cut(body, 100000, {first: 1.0, first + 1: 1.0, first + 2: 1.0, first + 3: 1.0}, "t.md", "# T")
     assert whole is not None and "\n" + sections.GOES_ON not in whole.text
+
+
+def test_no_part_opens_inside_an_indented_code_block():
+    """Tried as a new user would on an API framework's docs, whose examples are indented four spaces: 17 parts in
+    a conversation opened on a line of a method's body, without the heading and the rule above it. In a doc
+    with fences, indented lines are a tab's or a box's paragraphs, and parts may end between them."""
+    method = "    def validate_title(self, value):\n        return value\n"
+    body = "# T\n\n## Validation\n\n" + "Rule. " * 200 + "\n\n    class S(Serializer):\n\n" + method * 40 + "\nAfter.\n"
+    parts = [p.text for p in sections.split(body)]
+    assert len(parts) == 4 and parts[2].startswith("    class S(Serializer):")  # the example whole
+    assert parts[2].count("def validate_title") == 40 and parts[3] == "After."
+    tabs = "## Tabs\n\n```py\nx = 1\n```\n\n" + "=== \"Python\"\n\n" + ("    " + "word " * 60 + "\n\n") * 8
+    assert len(sections.split(tabs)) > 1

@@ -80,18 +80,28 @@ def _parts(title: str, level: int, lines: list[str], parent: str = "") -> list[S
     chunks: list[list[str]] = [[]]
     leads: list[str | None] = [None]  # a chunk that starts inside a table: that table's header rows
     head: list[str] = []  # the header rows of the table the line is in (its first two: names, then the marks)
-    prev = ""
+    prev = said = ""  # the line before; the last line with text
+    # A doc that writes its code indented writes no fences; in one that does, an indented line is a tab's or a
+    # box's text (mkdocs' `=== "Tab"`, `!!! note`), whose paragraphs parts may end at.
+    indented = not any(is_fence(line) for line in lines)
     fenced = False
     size = 0
     for line in lines:
-        # A fence indented in a list item or a tab (mkdocs' `=== "Tab"`) holds code too: no part ends inside.
-        if is_fence(line):
-            fenced = not fenced
         inside = _row(line) and _row(prev)
-        if not fenced and size >= PART_CHARS and (not line.strip() or inside):
+        # A part ends at a paragraph's start, never inside a code block: a fenced one (indented in a list item or
+        # a tab, mkdocs' `=== "Tab"`, too), or one indented four spaces that goes on after a blank line (tried as a
+        # new user would on an API framework's docs, whose examples are so indented: 17 parts in a conversation
+        # opened on a line of a method's body, without the heading and the rule above it; read so in docs with
+        # fences too, a validation library's lost three answers).
+        start = line.strip() and not prev.strip() and not (indented and _indented(line) and _indented(said))
+        if not fenced and size >= PART_CHARS and (start or inside):
             chunks.append([])
             leads.append("\n".join(head) if inside else None)
             size = 0
+        if is_fence(line):
+            fenced = not fenced
+        if line.strip():
+            said = line
         if not _row(line):
             head = []
         elif len(head) < 2:
@@ -107,6 +117,11 @@ def _parts(title: str, level: int, lines: list[str], parent: str = "") -> list[S
         elif text:
             out.append(Section(title, level, text, len(out), parent=parent))
     return out
+
+
+def _indented(line: str) -> bool:
+    """Whether a line is indented as a code block's (four spaces or a tab)."""
+    return line.startswith(("    ", "\t"))
 
 
 def _row(line: str) -> bool:
