@@ -417,7 +417,7 @@ def test_no_part_opens_inside_an_indented_code_block():
     """Tried as a new user would on an API framework's docs, whose examples are indented four spaces: 17 parts in
     a conversation opened on a line of a method's body, without the heading and the rule above it. In a doc
     with fences, indented lines are a tab's or a box's paragraphs, and parts may end between them."""
-    method = "    def validate_title(self, value):\n        return value\n"
+    method = "    def validate_title(self, value):\n        return value\n\n"
     body = "# T\n\n## Validation\n\n" + "Rule. " * 200 + "\n\n    class S(Serializer):\n\n" + method * 40 + "\nAfter.\n"
     parts = [p.text for p in sections.split(body)]
     assert len(parts) == 4 and parts[2].startswith("    class S(Serializer):")  # the example whole
