@@ -47,7 +47,6 @@ TOPIC_SHARE = 0.05  # a prompt word in at most this share of the docs (or in one
 # answer shown: .claude folders 97.1% -> 99.0%, plain 82.3% -> 82.7%; 0.1: 99.0% / 82.4%, 0.2: 98.1% / 82.3%;
 # through the hook no turn changes)
 KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this share of its best doc
-KEEP_SECTION_SHARE = 0.0  # ... and its best section at least this share of the prompt's best section
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections, at least ...
 LEADER_ROOM = 5000  # ... and one per this many chars of the turn's budget (5 at 25,000: see leaders())
 LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
@@ -365,14 +364,9 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
         # place again from this prompt's own ranking; a prompt that matches nothing, or names no topic
         # (names_topic), keeps the conversation's.
         own_best = max(own.values(), default=0.0)
-        sec_best: dict[str, float] = {}
-        for (p, _), v in secs.items():
-            sec_best[p] = max(sec_best.get(p, 0.0), v)
-        top_sec = max(sec_best.values(), default=0.0)
         kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and p not in hubs
                       and score >= KEEP_SHARE * best
-                      and (own_best <= 0 or not topical or (own.get(p, 0.0) >= KEEP_OWN_SHARE * own_best
-                                                             and sec_best.get(p, 0.0) >= KEEP_SECTION_SHARE * top_sec)))
+                      and (own_best <= 0 or not topical or own.get(p, 0.0) >= KEEP_OWN_SHARE * own_best))
         signals += [Signal(p, FLOOR, 1.0, "lexical:kept") for p in kept]
         hot_paths.update(kept)
         ceiling = hot - 0.01
