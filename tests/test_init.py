@@ -1061,3 +1061,12 @@ def test_init_leaves_out_the_pages_a_books_summary_does_not_list(ctx, tmp_path):
     assert (tmp_path / ".ctxignore").read_text().endswith("/concepts/acks.md\n/legacy/\n")
     assert sorted(derived_keywords(tmp_path)) == ["README.md", "concepts/consumers.md", "release_notes/whats_new.md"]
     assert scaffold.unlisted(["a.md", "b.md", "c.md"], {"a.md": "A"}, "SUMMARY.md") == []  # a part listed only
+
+
+def test_a_heading_with_quoted_words_is_a_keyword_without_its_quotes(ctx, tmp_path):
+    """Tried as a new user would on an API framework's docs: `### ModelSerializer 'fields' and 'exclude'` was the
+    keyword "modelserializer 'fields' and 'exclude", its last quote cut. An apostrophe in a word stays."""
+    write_docs(tmp_path / "docs", {"a.md": "# What's new\n\n### ModelSerializer 'fields' and 'exclude'\n\nText.\n",
+                                   "b.md": "# B\n\nOther.\n"})
+    assert ctx("init").code == 0
+    assert derived_keywords(tmp_path)["a.md"] == ["what's new", "a", "modelserializer fields and exclude"]

@@ -271,10 +271,16 @@ def _alias(name: str) -> str:
     return name
 
 
+_QUOTES = re.compile(r"(?<!\w)[\"'“‘]|[\"'”’](?!\w)")
+
+
 def _bare(text: str) -> str:
     """A heading or bold term as it reads: no markup, no quotes, marks (`*`) or closing colon around it, no step number
     (`### 1. VS Code Prompt`) and no emoji before or after it (`# 🚀 Get Started`)."""
     plain = _STEP.sub("", index.plain_inline(text).replace("()", ""))
+    # Quotes around a word inside it too (`ModelSerializer 'fields' and 'exclude'` was a keyword without the last
+    # one); an apostrophe in a word stays ("what's").
+    plain = _QUOTES.sub("", plain)
     start, end = 0, len(plain)
     while start < end and _is_symbol(plain[start]):
         start += 1
