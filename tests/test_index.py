@@ -300,3 +300,21 @@ def test_a_page_titled_by_a_third_level_heading_is_sectioned_under_it(ctx, tmp_p
     (tmp_path / "config.yaml").write_text("docs: d\n")
     res = ctx("show", "controllers.md", "Request object")
     assert res.code == 0 and res.out.startswith("## Request object\n\nThe request."), res.out + res.err
+
+
+def test_a_page_sectioned_by_first_level_headings_is_read_a_level_lower(ctx, tmp_path):
+    """Tried as a new user would on a policy controller's docs: a page titled in its front matter and sectioned
+    by `# ` headings had no section, and `ctx show mutation-background "Mutation Recursion"` found none. A page
+    with one `# ` heading, its title, keeps its levels; a `# ` line in a code block is code."""
+    from context_router.store.index import readable
+    from context_router.turn import sections
+
+    page = "# Mutation Recursion\n\nLoops.\n\n## Detail\n\nMore.\n\n# Mutation Chaining\n\nChains.\n\n```sh\n# c\n```\n"
+    body = readable(page, "m.md")
+    assert sections.titles(body) == ["Mutation Recursion", "Detail", "Mutation Chaining"] and "\n# c\n" in body
+    assert readable("# Title\n\n## A\n\n```\n# not a heading\n```\n", "t.md") == \
+        "# Title\n\n## A\n\n```\n# not a heading\n```\n"
+    write_docs(tmp_path / "d", {"m.md": "---\ntitle: Mutation\n---\n" + page})
+    (tmp_path / "config.yaml").write_text("docs: d\n")
+    res = ctx("show", "m.md", "Mutation Chaining")
+    assert res.code == 0 and res.out.startswith("## Mutation Chaining\n\nChains."), res.out + res.err

@@ -598,7 +598,7 @@ def readable(body: str, rel: str) -> str:
     no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
     body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
                                                                                     title_only=True)))))
-    body = raised_headings(unindented_headings(without_link_definitions(body)))
+    body = raised_headings(lowered_headings(unindented_headings(without_link_definitions(body))))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
 
 
@@ -653,6 +653,29 @@ def _paragraph(line: str) -> bool:
         return False
     number, dot, _ = bare.partition(". ")
     return not (dot and number.isdigit())
+
+
+def lowered_headings(body: str) -> str:
+    """A page with two or more `# ` headings, its sections (its title in its front matter, or none), with every
+    heading one level lower: its `# ` headings `##` sections, its `##` ones `###`. Tried as a new user would on a
+    policy controller's docs: `ctx show mutation-background "Mutation Recursion"` found no section in a page
+    sectioned by `# ` headings. Plain string work."""
+    if body.count("# ") < 2 or (not body.startswith("# ") and body.count("\n# ") < 2):
+        return body
+    lines = body.split("\n")
+    fence = ""
+    heads: list[int] = []
+    for i, line in enumerate(lines):
+        now = _fence(fence, line)
+        if now is not None:
+            fence = now
+        elif not fence and line.startswith("#") and _atx(line) and len(line) - len(line.lstrip("#")) < 6:
+            heads.append(i)
+    if sum(1 for i in heads if lines[i].startswith("# ")) < 2:
+        return body
+    for i in heads:
+        lines[i] = "#" + lines[i]
+    return "\n".join(lines)
 
 
 def raised_headings(body: str) -> str:
