@@ -134,3 +134,16 @@ def test_the_fallback_stemmer_gives_the_same_stems(word):
     from context_router.turn.words import stem
 
     assert stem(word) == EnglishStemmer().stemWord(word)
+
+
+def test_a_name_written_as_code_fires_only_its_own_keyword():
+    """Tried as a new user would on a router's docs: "useNavigation state" fired `usenavigate` and made its page
+    HOT first (both stem to "usenavig"); "useMatch" fired `usematches`. A word written as prose still fires an
+    inflected keyword."""
+    from context_router.turn.keywords import fired
+
+    names = ["usenavigate", "usenavigation", "usematches", "max_payload", "budget", "retry"]
+    assert fired(names, "useNavigation state") == ["usenavigation"]
+    assert fired(names, "useNavigate with replace") == ["usenavigate"]
+    assert fired(names, "useMatch with a pattern") == []
+    assert fired(names, "max_payloads and budgets, retried") == ["budget", "retry"]

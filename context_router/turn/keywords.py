@@ -81,13 +81,17 @@ def prompt_tokens(prompt: str) -> set[str]:
     return {stem(t) for t in tokens_of(prompt.lower())}
 
 
-def stem_text(text: str) -> str:
+def stem_text(text: str, exact: frozenset[str] = frozenset()) -> str:
     """A normalised text (lower case, single spaces) with every word replaced by its stem and every other
-    character kept, so "budgets, ports" reads "budget, port" and "pipe-to-orin" keeps its hyphens."""
+    character kept, so "budgets, ports" reads "budget, port" and "pipe-to-orin" keeps its hyphens. exact: the
+    words that match only as written, left out (a mark no stem matches)."""
+    def one(word: str) -> str:
+        return "\x01" if word in exact else stem(word)
+
     out: list[str] = []
     for chunk in text.split(" "):
         if chunk.isalnum():
-            out.append(stem(chunk))
+            out.append(one(chunk))
             continue
         piece: list[str] = []
         start = -1
@@ -97,11 +101,11 @@ def stem_text(text: str) -> str:
                     start = i
             else:
                 if start >= 0:
-                    piece.append(stem(chunk[start:i]))
+                    piece.append(one(chunk[start:i]))
                     start = -1
                 piece.append(ch)
         if start >= 0:
-            piece.append(stem(chunk[start:]))
+            piece.append(one(chunk[start:]))
         out.append("".join(piece))
     return " ".join(out)
 
@@ -142,16 +146,24 @@ def fired(keywords: Iterable[str], prompt: str, tokens: set[str] | None = None) 
     tokens = prompt_tokens(prompt) if tokens is None else tokens
     text = normalise(prompt)
     stemmed: str | None = None
+    # A name written as code (`useNavigation`, `max_payload`) is that name, not an inflection of another: tried as
+    # a new user would on a router's docs, "useNavigation state" fired `usenavigate` (both stem to "usenavig").
+    exact = frozenset(t.lower() for t in tokens_of(prompt) if _code_name(t))
     out: list[str] = []
     for kw in keywords:
         if not all(t in tokens for t in keyword_tokens(kw)):
             continue
         if not occurs(kw, text):
-            stemmed = stem_text(text) if stemmed is None else stemmed
+            stemmed = stem_text(text, exact) if stemmed is None else stemmed
             if not occurs(stem_text(kw), stemmed):
                 continue
         out.append(kw)
     return out
+
+
+def _code_name(token: str) -> bool:
+    """Whether a word is written as code: an inner capital after a small letter (`useNavigation`), or `_` inside."""
+    return "_" in token.strip("_") or any(a.islower() and b.isupper() for a, b in zip(token, token[1:]))
 
 
 # -- weak keywords: they lift a doc, but do not make it HOT on their own -------------------------------------
