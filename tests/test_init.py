@@ -1070,3 +1070,16 @@ def test_a_heading_with_quoted_words_is_a_keyword_without_its_quotes(ctx, tmp_pa
                                    "b.md": "# B\n\nOther.\n"})
     assert ctx("init").code == 0
     assert derived_keywords(tmp_path)["a.md"] == ["what's new", "a", "modelserializer fields and exclude"]
+
+
+def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
+    """Tried as a new user would on a router's docs: eleven pages marked `hidden: true` (empty stubs, a styling
+    test) were routed, and an empty one ranked second. `draft: true` (Docusaurus, Hugo, Jekyll) and Jekyll's
+    `published: false` say the same; `draft: false` does not."""
+    write_docs(tmp_path / "docs", {"guide.md": "---\ntitle: Guide\ndraft: false\n---\n\nText.\n",
+                                   "stub.md": "---\ntitle: Search params\nhidden: true\n---\n",
+                                   "wip.md": "+++\ntitle = 'WIP'\ndraft = true\n+++\n\nSoon.\n",
+                                   "old.md": "---\npublished: false\n---\n\n# Old\n"})
+    res = ctx("init")
+    assert res.code == 0 and "drafts left out: old.md, stub.md, wip.md;" in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["guide.md"]
