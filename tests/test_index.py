@@ -309,11 +309,14 @@ def test_a_page_sectioned_by_first_level_headings_is_read_a_level_lower(ctx, tmp
     from context_router.store.index import readable
     from context_router.turn import sections
 
-    page = "# Mutation Recursion\n\nLoops.\n\n## Detail\n\nMore.\n\n# Mutation Chaining\n\nChains.\n\n```sh\n# c\n```\n"
+    page = "# Mutation Recursion\n\nLoops.\n\n# Mutation Chaining\n\nChains.\n\n## Detail\n\nMore.\n\n```sh\n# c\n```\n"
     body = readable(page, "m.md")
-    assert sections.titles(body) == ["Mutation Recursion", "Detail", "Mutation Chaining"] and "\n# c\n" in body
+    assert sections.titles(body) == ["Mutation Recursion", "Mutation Chaining", "Detail"] and "\n# c\n" in body
     assert readable("# Title\n\n## A\n\n```\n# not a heading\n```\n", "t.md") == \
         "# Title\n\n## A\n\n```\n# not a heading\n```\n"
+    # the title, its `##` sections, and a stray `# ` line of an unfenced example: the levels stay
+    stray = "# Configuration\n\n## `<remote_write>`\n\nurl: x\n\n# Tune it\nqueue: 1\n"
+    assert readable(stray, "c.md") == stray
     write_docs(tmp_path / "d", {"m.md": "---\ntitle: Mutation\n---\n" + page})
     (tmp_path / "config.yaml").write_text("docs: d\n")
     res = ctx("show", "m.md", "Mutation Chaining")

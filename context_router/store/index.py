@@ -656,8 +656,8 @@ def _paragraph(line: str) -> bool:
 
 
 def lowered_headings(body: str) -> str:
-    """A page with two or more `# ` headings, its sections (its title in its front matter, or none), with every
-    heading one level lower: its `# ` headings `##` sections, its `##` ones `###`. Tried as a new user would on a
+    """A page with two or more `# ` headings and no `## ` before the second, its sections (its title in its front
+    matter, or none), with every heading one level lower: its `# ` headings `##` sections, its `##` ones `###`. Tried as a new user would on a
     policy controller's docs: `ctx show mutation-background "Mutation Recursion"` found no section in a page
     sectioned by `# ` headings. Plain string work."""
     if body.count("# ") < 2 or (not body.startswith("# ") and body.count("\n# ") < 2):
@@ -671,7 +671,10 @@ def lowered_headings(body: str) -> str:
             fence = now
         elif not fence and line.startswith("#") and _atx(line) and len(line) - len(line.lstrip("#")) < 6:
             heads.append(i)
-    if sum(1 for i in heads if lines[i].startswith("# ")) < 2:
+    tops = [i for i in heads if lines[i].startswith("# ")]
+    # A `## ` before the second `# `: the first is the title and the `##` ones its sections (a later `# ` line is a
+    # comment of an unfenced example, or a slip)
+    if len(tops) < 2 or any(lines[i].startswith("## ") for i in heads if i < tops[1]):
         return body
     for i in heads:
         lines[i] = "#" + lines[i]
