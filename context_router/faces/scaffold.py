@@ -570,8 +570,8 @@ LEFT_OUT = {
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
 }
-FILES = ("community", "contents", "included", "unlisted", "drafts")  # the kinds that list files (`unlisted`: and folders
-# as `folder/`), not folders
+# the kinds that list files (`unlisted`: and folders, as `folder/`), not folders
+FILES = ("community", "contents", "included", "unlisted", "drafts")
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 
 

@@ -657,9 +657,9 @@ def _paragraph(line: str) -> bool:
 
 def lowered_headings(body: str) -> str:
     """A page with two or more `# ` headings and no `## ` before the second, its sections (its title in its front
-    matter, or none), with every heading one level lower: its `# ` headings `##` sections, its `##` ones `###`. Tried as a new user would on a
-    policy controller's docs: `ctx show mutation-background "Mutation Recursion"` found no section in a page
-    sectioned by `# ` headings. Plain string work."""
+    matter, or none), with every heading one level lower: its `# ` headings `##` sections, its `##` ones `###`.
+    Tried as a new user would on a policy controller's docs: `ctx show mutation-background "Mutation Recursion"`
+    found no section in a page sectioned by `# ` headings. Plain string work."""
     if body.count("# ") < 2 or (not body.startswith("# ") and body.count("\n# ") < 2):
         return body
     lines = body.split("\n")
