@@ -163,7 +163,7 @@ def fired(keywords: Iterable[str], prompt: str, tokens: set[str] | None = None) 
 
 def _code_name(token: str) -> bool:
     """Whether a word is written as code: an inner capital after a small letter (`useNavigation`), or `_` inside."""
-    return "_" in token.strip("_") or any(a.islower() and b.isupper() for a, b in zip(token, token[1:]))
+    return "_" in token.strip("_") or any(a.islower() and b.isupper() for a, b in zip(token, token[1:], strict=False))
 
 
 # -- weak keywords: they lift a doc, but do not make it HOT on their own -------------------------------------
