@@ -79,8 +79,7 @@ FIELDS_VERSION = 16  # how fields() writes a doc's text and splits its sections,
 # that are one Hugo shortcode left out; 15: a line of three backticks with a backtick after them opens no code
 # block, a page titled by its one `###` heading sectioned by the headings under it; 16: link reference
 # definitions and lines that are one Liquid tag left out, headings indented up to three spaces, a page sectioned
-# by `# ` headings read a level lower, no part ending
-# inside an indented code block); the index is built anew
+# by `# ` headings read a level lower, no part ending inside an indented code block); the index is built anew
 # when it changes
 
 
