@@ -346,6 +346,14 @@ def test_show_finds_a_doc_by_its_file_name_when_one_doc_has_it(ctx, tmp_path):
                                          "(say which)\n")
 
 
+def test_show_takes_a_headings_words_unquoted(ctx, tmp_path):
+    """Tried as a new user would on a router's docs: `ctx show PATH root error boundary` (unquoted) was
+    "unexpected extra argument(s)"."""
+    cfg = project(tmp_path, {"guide.md": MARKED})
+    res = ctx("show", "guide.md", "create", "a", "FastAPI", "dependency", "--config", str(cfg))
+    assert res.code == 0 and res.out.startswith("## Create a **FastAPI** Dependency"), res.err
+
+
 def test_show_finds_a_deeper_heading_as_its_reader_sees_it(ctx, tmp_path):
     """Tried as a new user would on an API framework's docs: `ctx show serializers.md "Field-level validation"`
     (a `####` heading) printed the `###` section that mentions it most. The deeper section runs to the next

@@ -190,7 +190,8 @@ def explain(path: str = typer.Argument(..., help="Doc path relative to the docs 
 
 @app.command()
 def show(path: str = typer.Argument(..., help="Doc path relative to the docs folder."),
-         section: str | None = typer.Argument(None, help="A section's heading (case-insensitive)."),
+         section: list[str] | None = typer.Argument(None, help="A section's heading (case-insensitive); its words "
+                                                              "may come unquoted."),
          docs: str | None = DocsOpt, config: str | None = ConfigOpt) -> None:
     """Print a doc, or one section of it: what a cut doc left out.
 
@@ -199,7 +200,10 @@ def show(path: str = typer.Argument(..., help="Doc path relative to the docs fol
     """
     from . import report
 
-    text = _with_workspace(config, docs, lambda ws: report.show(ws, path, section), create=False)
+    # The heading's words unquoted are its words (tried as a new user would: `ctx show PATH root error boundary`
+    # was "unexpected extra arguments").
+    name = " ".join(section) if section else None
+    text = _with_workspace(config, docs, lambda ws: report.show(ws, path, name), create=False)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
