@@ -230,29 +230,28 @@ def test_underlined_headings_are_read_as_headings(ctx, tmp_path):
     assert res.code == 0 and res.out.startswith("## How\n\nRun the tool."), res.out + res.err
 
 
-def test_a_line_that_is_one_hugo_shortcode_is_not_text():
-    """Tried as a new user would on a tracing backend's docs: `{{< admonition type="note" >}}` forty times in one
-    conversation's output. What the shortcodes wrap stays; a shortcode shown in a code block is text."""
+@pytest.mark.parametrize(("page", "read"), [
+    # Tried as a new user would on a tracing backend's docs: `{{< admonition type="note" >}}` forty times in one
+    # conversation's output. What the shortcodes wrap stays; a shortcode shown in a code block is text.
+    ('# Limits\n\n{{< admonition type="note" >}}\nKeep the limit under 5 MB.\n{{< /admonition >}}\n\n'
+     '{{% docs/shared source="loki" lookup="x.md" %}}\nSee {{< relref "./a.md" >}} too.\n\n'
+     '```\n{{< youtube id >}}\n```\n',
+     '# Limits\n\nKeep the limit under 5 MB.\n\nSee {{< relref "./a.md" >}} too.\n\n```\n{{< youtube id >}}\n```\n'),
+    # Tried as a new user would on a messaging system's GitBook: 250 `{% tab %}`/`{% endtab %}` lines in one
+    # conversation's output. Jekyll's highlight block is a code block; a tag inside a line, or in a code block,
+    # is text.
+    ('# Consumers\n\n{% tabs %}\n{% tab title="Go" %}\n```go\njs.PullSubscribe()\n```\n{% endtab %}\n'
+     '{% endtabs %}\n\n{% hint style="info" %}\nAcks are needed. {% endhint %}\n\n'
+     '{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\n```\n{% raw %}\n```\n',
+     '# Consumers\n\n```go\njs.PullSubscribe()\n```\n\nAcks are needed. {% endhint %}\n\n```ruby\nputs 1\n```\n\n'
+     '```\n{% raw %}\n```\n'),
+])
+def test_a_line_that_is_one_shortcode_or_liquid_tag_is_not_text(page, read):
+    """The site's markup around what a page says (a Hugo shortcode, a GitBook or Jekyll Liquid tag) is left out;
+    what it wraps stays."""
     from context_router.store.index import readable
 
-    page = ('# Limits\n\n{{< admonition type="note" >}}\nKeep the limit under 5 MB.\n{{< /admonition >}}\n\n'
-            '{{% docs/shared source="loki" lookup="x.md" %}}\nSee {{< relref "./a.md" >}} too.\n\n'
-            '```\n{{< youtube id >}}\n```\n')
-    assert readable(page, "limits.md") == ('# Limits\n\nKeep the limit under 5 MB.\n\nSee {{< relref "./a.md" >}} '
-                                           'too.\n\n```\n{{< youtube id >}}\n```\n')
-
-
-def test_a_line_that_is_one_liquid_tag_is_not_text():
-    """Tried as a new user would on a messaging system's GitBook: 250 `{% tab %}`/`{% endtab %}` lines in one
-    conversation's output. What the tags wrap stays; Jekyll's highlight block is a code block; a tag inside a
-    line, or in a code block, is text."""
-    from context_router.store.index import readable
-
-    page = ('# Consumers\n\n{% tabs %}\n{% tab title="Go" %}\n```go\njs.PullSubscribe()\n```\n{% endtab %}\n'
-            '{% endtabs %}\n\n{% hint style="info" %}\nAcks are needed. {% endhint %}\n\n'
-            '{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\n```\n{% raw %}\n```\n')
-    assert readable(page, "c.md") == ('# Consumers\n\n```go\njs.PullSubscribe()\n```\n\nAcks are needed. '
-                                      '{% endhint %}\n\n```ruby\nputs 1\n```\n\n```\n{% raw %}\n```\n')
+    assert readable(page, "p.md") == read
 
 
 def test_link_reference_definitions_are_not_text():
