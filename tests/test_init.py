@@ -599,6 +599,14 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"book.json": "{}\n", "SUMMARY.md": "* [A](a.md)\n", "a.md": "# A\n", "docs/old.md": "# B\n"}, "."),
     ({".gitbook.yaml": "root: ./content/ # the pages\n", "content/a.md": "# A\n", "docs/old.md": "# B\n"},
      "content"),
+    ({".gitbook.yaml": "structure:\n  summary: book/TOC.md\n", "book/TOC.md": "* [A](a.md)\n", "docs/a.md": ""}, "."),
+    # a `.gitbook.yaml` left behind (no root, its summary gone) beside a Docusaurus site: a state library's repo
+    ({".gitbook.yaml": "structure:\n  summary: docs/README.md\n", "website/docusaurus.config.ts":
+      "export default {presets: [['classic', {docs: {path: '../docs'}}]]};\n", "docs/intro.md": "# A\n",
+      "CONTRIBUTING.md": "# C\n"}, "docs"),
+    # a Hugo site in `docs/` with a config.json: a file-sync tool's pages are its `content/`
+    ({"docs/config.json": "{}\n", "docs/content/s3.md": "# S3\n", "docs/README.md": "# Building the site\n"},
+     os.path.join("docs", "content")),
     # a monorepo's VitePress site in packages/docs
     ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
       "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),
@@ -892,6 +900,17 @@ def test_init_leaves_out_the_partials_of_a_site_that_publishes_none(ctx, tmp_pat
     (tmp_path / "docs" / ".ctxignore").write_text("# the user's own\n")
     check = ctx("check").out
     assert "the docs named `_*` are partials that pages import" in check and "(`_*`)" in check
+
+
+def test_the_partials_of_a_docusaurus_site_beside_the_docs_are_left_out(tmp_path):
+    """Tried as a new user would on a state library's repo: its site in `website/` publishes `../docs`, and
+    `docs/components/_Warning.mdx` was indexed as a page (and warned about as untitled)."""
+    write_docs(tmp_path, {"website/docusaurus.config.ts": "export default {docs: {path: '../docs'}};\n",
+                          "docs/components/_Warning.mdx": "Careful.\n", "docs/intro.md": "# Intro\n"})
+    assert scaffold.left_out(["components/_Warning.mdx", "intro.md"], str(tmp_path / "docs"))["partials"] == \
+        [scaffold.PARTIALS]
+    (tmp_path / "website" / "docusaurus.config.ts").write_text("export default {docs: {path: '../guide'}};\n")
+    assert "partials" not in scaffold.left_out(["components/_Warning.mdx", "intro.md"], str(tmp_path / "docs"))
 
 
 def test_a_hugo_sites_index_pages_are_no_partials(tmp_path):

@@ -476,7 +476,7 @@ def outside(cwd: str, docs: str) -> list[str]:
     return sorted(rel for rel in files if not rel.startswith(prefix) and not rel.startswith(gone))
 
 
-SITE_FOLDERS = ("website", "www", "site", os.path.join("packages", "docs"))  # beside the code; a monorepo's
+SITE_FOLDERS = (*sites.SITE_FOLDERS, os.path.join("packages", "docs"))  # beside the code; a monorepo's
 BOOK_FOLDER = "book"  # an mdBook beside the code: its book.toml in `book/`
 
 
@@ -515,8 +515,10 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
     return None
 
 
-# A Hugo site's config (hugo.* since Hugo 0.110, config.* before), or a Zola site's (config.toml).
-SITE_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml")
+# A Hugo site's config (hugo.* since Hugo 0.110, config.* before), or a Zola site's (config.toml). Tried as a
+# new user would on a file-sync tool's repo, whose Hugo site is `docs/` with a config.json: `ctx init` took
+# `docs/` (the site's build notes and its content) for the docs.
+SITE_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config.yaml", "config.json")
 
 
 def next_steps(target: str, cwd: str) -> list[str]:

@@ -61,19 +61,25 @@ def gitbook_root(folder: str) -> str | None:
     """The folder of the GitBook book in this folder: its `.gitbook.yaml`'s `root` (by default this folder), or
     this folder when it holds a legacy GitBook's `book.json` and SUMMARY.md; None when there is no book here.
     Tried as a new user would on a messaging system's GitBook: `ctx init` took its `docs/` (built HTML, three
-    stale pages) for the book at the repo's root."""
+    stale pages) for the book at the repo's root. A `.gitbook.yaml` that names no root, and whose summary
+    (`structure: summary:`, by default SUMMARY.md) is not there, is a book no longer kept here: tried as a new
+    user would on a state library's repo, whose site is a Docusaurus one, `ctx init` took the whole repo."""
     text = _read(folder, GITBOOK)
     if text is None:
         return folder if os.path.isfile(os.path.join(folder, "book.json")) and \
             os.path.isfile(os.path.join(folder, SUMMARY)) else None
     root = ""
+    summary = SUMMARY
     for line in text.splitlines():  # plain string work, as book_src
         key, _, value = line.split("#", 1)[0].partition(":")
         if key == "root":
             root = value.strip().strip("\"'")
+        elif key.strip() == "summary" and key[:1] == " ":
+            summary = value.strip().strip("\"'") or summary
     found = os.path.normpath(os.path.join(folder, root))
-    inside = os.path.relpath(found, folder)
-    return found if os.path.isdir(found) and not inside.startswith(os.pardir) else folder
+    if not os.path.isdir(found) or os.path.relpath(found, folder).startswith(os.pardir):
+        found = folder
+    return found if root or os.path.isfile(os.path.join(found, summary)) else None
 
 
 VITEPRESS = ".vitepress"
@@ -102,6 +108,7 @@ def vitepress_src(folder: str) -> str | None:
 
 
 DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts"))
+SITE_FOLDERS = ("website", "www", "site")  # where a project keeps its site beside its code
 
 
 def docusaurus_docs(folder: str) -> str | None:
@@ -133,13 +140,16 @@ def docusaurus_docs(folder: str) -> str | None:
 
 def skips_underscored(docs_root: str) -> bool:
     """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
-    another page imports): Docusaurus (its config here or one folder up) and Astro's content collections
+    another page imports): Docusaurus (its config here or one folder up, or a site beside these docs whose
+    config names them: a state library's `website/` publishes `../docs`) and Astro's content collections
     (`src/content/docs`). Hugo's `_index.md` is a page: other sites keep them."""
     root = os.path.abspath(docs_root)
     if root.replace(os.sep, "/").endswith("/src/content/docs"):
         return True
-    return any(os.path.isfile(os.path.join(folder, name)) for folder in (root, os.path.dirname(root))
-               for name in DOCUSAURUS_CONFIGS)
+    up = os.path.dirname(root)
+    if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in DOCUSAURUS_CONFIGS):
+        return True
+    return any(docusaurus_docs(os.path.join(up, site)) == root for site in SITE_FOLDERS)
 
 
 def mintlify(docs_root: str) -> bool:
