@@ -76,6 +76,22 @@ def test_a_doc_edited_on_disk_is_sent_again_with_what_changed(tmp_path):
     assert "already in this conversation (turn 1)" in again
 
 
+def test_a_section_two_docs_share_word_for_word_is_printed_once_a_turn(tmp_path):
+    """Tried as a new user would on a file-sync tool's docs: the same `--vfs-cache-mode full` section, copied
+    into every command page that mounts, was printed three times in one turn."""
+    shared = "## Cache mode full\n\nIn this mode all reads and writes of the spindle are buffered to disk."
+    (tmp_path / "docs").mkdir()
+    for name in ("mount", "serve"):
+        own = "\n\n".join(f"## Own {i}\n\n" + f"what {name} alone does {i} " * 60 for i in range(4))
+        (tmp_path / "docs" / f"{name}.md").write_text(f"# {name}\n\nThe {name} command.\n\n{own}\n\n{shared}\n",
+                                                       encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\n"
+                                          "keywords: {mount.md: [spindle], serve.md: [spindle]}\n", encoding="utf-8")
+    out = context(hook("claude", payload("spindle cache mode full buffered", tmp_path))[1])
+    assert out.count("all reads and writes of the spindle") == 1, out
+    assert "already in this conversation (turn 1): Cache mode full" in out
+
+
 def test_a_cut_docs_long_opening_is_sent_once(tmp_path):
     opening = "\n".join(f"Opening line {i} of the turbine guide, long enough to be cut." for i in range(40))
     parts = "\n\n".join(f"## Part {i}\n\nSpindle{i} text. " + "filler words here " * 120 for i in range(8))

@@ -192,10 +192,15 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         share = PART_SHARE * bar(budget)
         rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, share) if parts
                  else _rooms(cands, views, layout, measure, relevance or {}, pool))
+    placed: dict[str, int] = {}  # the parts this turn's blocks print, by content (memory.unit)
     for i, cand in enumerate(cands):
         view = views.get(cand.path)
         if view is None or blank(view.body() or ""):
             continue  # gone, or a page with nothing to read (`<HomeSponsors />`, front matter only)
+        if placed and view.known is not None:
+            # A part another doc printed above, word for word (a generated command reference's inherited
+            # options, a flag's text copied into every page that takes it), is held as the conversation's.
+            view = replace(view, known={**placed, **view.known})
         index = len(entries) + 1
         block = None
         if cand.tier == HOT:
@@ -223,6 +228,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
                 continue
             warm_used += cost
         entries.append(block)
+        placed.update((u, turn) for u in block.units if u.startswith(memory.PART))
         cut = cut or block.cut
         remaining -= measure(block.text) + sep
 
