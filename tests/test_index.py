@@ -245,6 +245,12 @@ def test_underlined_headings_are_read_as_headings(ctx, tmp_path):
      '{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\n```\n{% raw %}\n```\n',
      '# Consumers\n\n```go\njs.PullSubscribe()\n```\n\nAcks are needed. {% endhint %}\n\n```ruby\nputs 1\n```\n\n'
      '```\n{% raw %}\n```\n'),
+    # Tried as a new user would on a state library's Docusaurus docs: `:::tip What You'll Learn`, `:::info` and
+    # `:::` opened its tutorials' output. A container's title stays as a line; mkdocstrings' `::: module.name`
+    # names what the page documents, and stays.
+    ("# Thunks\n\n:::tip What You'll Learn\n- thunks\n:::\n\n:::note[Heads up]\nAsync.\n:::\n\n"
+     '::: code-group\n```sh\n:::\n```\n:::\n\n::: app.thunks\n',
+     "# Thunks\n\nWhat You'll Learn\n- thunks\n\n\nHeads up\nAsync.\n\n\n\n```sh\n:::\n```\n\n\n::: app.thunks\n"),
 ])
 def test_a_line_that_is_one_shortcode_or_liquid_tag_is_not_text(page, read):
     """The site's markup around what a page says (a Hugo shortcode, a GitBook or Jekyll Liquid tag) is left out;
@@ -252,6 +258,18 @@ def test_a_line_that_is_one_shortcode_or_liquid_tag_is_not_text(page, read):
     from context_router.store.index import readable
 
     assert readable(page, "p.md") == read
+
+
+def test_docusaurus_highlight_comments_are_not_text():
+    """Tried as a new user would on a state library's Docusaurus docs: 709 lines like `// highlight-next-line` in
+    its code blocks, which the site prints none of. Outside a code block, or with more words, a line stays."""
+    from context_router.store.index import readable
+
+    page = ("# Thunks\n\n```ts\n// highlight-next-line\nimport x\n  // highlight-start\n  a()\n  // highlight-end\n"
+            "{/* highlight-next-line */}\n# highlight-next-line\n// highlight-next-line, then this\n```\n\n"
+            "// highlight-next-line\n")
+    assert readable(page, "t.md") == ("# Thunks\n\n```ts\nimport x\n  a()\n// highlight-next-line, then this\n```\n\n"
+                                      "// highlight-next-line\n")
 
 
 def test_link_reference_definitions_are_not_text():

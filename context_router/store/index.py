@@ -599,6 +599,7 @@ def readable(body: str, rel: str) -> str:
     body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
                                                                                     title_only=True)))))
     body = raised_headings(lowered_headings(unindented_headings(without_link_definitions(body))))
+    body = without_highlight_comments(body)
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
 
 
@@ -711,21 +712,25 @@ def raised_headings(body: str) -> str:
 
 def without_shortcodes(body: str) -> str:
     """The text without the lines that are one Hugo shortcode (`{{< admonition type="note" >}}`,
-    `{{< /admonition >}}`, `{{% docs/shared ... %}}`) or one Liquid tag as GitBook and Jekyll write them
-    (`{% tabs %}`, `{% tab title="Go" %}`, `{% hint style="info" %}`, `{% endhint %}`), outside code blocks: the
-    site's markup around what the page says; the text between them stays. Jekyll's `{% highlight go %}` block is
-    a code block, and is written as one. Tried as a new user would on a tracing backend's docs: forty shortcodes
-    in one conversation's output; a log store's docs hold 700 (their words, "admonition", "type", "note", were
-    its text too); a messaging system's GitBook printed 250 tab tags in one conversation. Plain string work."""
-    if "{{<" not in body and "{{%" not in body and "{%" not in body:
+    `{{< /admonition >}}`, `{{% docs/shared ... %}}`), one Liquid tag as GitBook and Jekyll write them
+    (`{% tabs %}`, `{% tab title="Go" %}`, `{% hint style="info" %}`, `{% endhint %}`) or a container's marker
+    (`:::tip`, `::: code-group`, `:::`; a title it gives stays as a line, else a blank one), outside code
+    blocks: the site's markup around what the page says; the text between them stays. Jekyll's
+    `{% highlight go %}` block is a code block, and is written as one. Tried as a new user would on a tracing
+    backend's docs: forty shortcodes in one conversation's output; a log store's docs hold 700 (their words,
+    "admonition", "type", "note", were its text too); a messaging system's GitBook printed 250 tab tags in one
+    conversation; a state library's tutorials opened with `:::tip` and `:::info`. Plain string work."""
+    if "{{<" not in body and "{{%" not in body and "{%" not in body and ":::" not in body:
         return body
     return _map_lines(body, _shortcode)
 
 
 def _shortcode(line: str) -> str | None:
     """The line as the page shows it: None for one shortcode or Liquid tag, a code fence for Jekyll's highlight
-    tags, else the line itself."""
+    tags, a container's marker as its title or a blank line, else the line itself."""
     bare = line.strip()
+    if bare[:3] == ":::":
+        return _container_title(bare)
     if bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}") and "}}" not in bare[3:-3]:
         return None
     if bare[:2] != "{%" or bare[-2:] != "%}" or "%}" in bare[2:-2]:
@@ -734,6 +739,38 @@ def _shortcode(line: str) -> str | None:
     if words[:1] == ["highlight"]:
         return "```" + (words[1] if len(words) > 1 else "")
     return "```" if words == ["endhighlight"] else None
+
+
+def _container_title(bare: str) -> str | None:
+    """What a page shows of the line that opens or closes a container (Docusaurus's and Starlight's `:::tip`,
+    `:::note[Heads up]`, VitePress's `::: warning Deprecated`, `::: code-group`, a closing `:::`): its title,
+    or a blank line (what is inside is a paragraph of its own, not one with the lines around it).
+    mkdocstrings' `::: package.module` stays: it names what the page documents."""
+    rest = bare.lstrip(":").strip()
+    kind, _, title = rest.partition(" ")
+    if "." in kind and kind[:1] != "{":
+        return bare
+    if "[" in kind and rest.endswith("]"):
+        title = rest[rest.index("[") + 1:-1]
+    return title.strip()
+
+
+def without_highlight_comments(body: str) -> str:
+    """The text without the comments in its code blocks that tell Docusaurus which lines to highlight
+    (`// highlight-next-line`, `// highlight-start`, `{/* highlight-end */}`): the site prints none of them.
+    Tried as a new user would on a state library's docs: 709 such lines, six in one tutorial's code block."""
+    if "highlight-" not in body:
+        return body
+    return _map_lines(body, lambda line: None if _highlight_comment(line.strip()) else line, code=True)
+
+
+_HIGHLIGHTS = frozenset({"highlight-next-line", "highlight-start", "highlight-end"})
+_COMMENTS = (("//", ""), ("#", ""), ("--", ""), ("/*", "*/"), ("{/*", "*/}"), ("<!--", "-->"))
+
+
+def _highlight_comment(bare: str) -> bool:
+    return any(bare.startswith(open_) and bare.endswith(close) and
+               bare[len(open_):len(bare) - len(close)].strip() in _HIGHLIGHTS for open_, close in _COMMENTS)
 
 
 def without_link_definitions(body: str) -> str:
@@ -772,15 +809,16 @@ def _atx(line: str) -> bool:
     return 1 <= level <= 6 and line[level:level + 1] in (" ", "")
 
 
-def _map_lines(body: str, write: Callable[[str], str | None]) -> str:
-    """The text with each line outside code blocks as `write` writes it: None drops the line."""
+def _map_lines(body: str, write: Callable[[str], str | None], code: bool = False) -> str:
+    """The text with each line outside code blocks (code: inside them) as `write` writes it: None drops the
+    line."""
     out: list[str] = []
     fence = ""
     for line in body.split("\n"):
         now = _fence(fence, line)
         if now is not None:
             fence = now
-        elif not fence:
+        elif bool(fence) == code:
             written = write(line)
             if written is None:
                 continue
