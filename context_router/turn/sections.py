@@ -29,7 +29,9 @@ PART_CHARS = 1000  # a section longer than this is cut into parts of about this 
 PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
 REST_OF_OPENING = "the rest of the opening"
 GOES_ON = "[...]"  # under a part whose section goes on unshown, and a cut opening that stops inside a paragraph
-OPENING_CHARS = 600  # of a cut doc's opening part: its title and what it is about, not its whole preamble
+OPENING_CHARS = 400  # of a cut doc's opening part: its title and what it is about, not its whole preamble
+# (replayed at 10,000 chars on thirteen plain folders: 600 -> 400 put the answer in context on 76.2% of turns
+# against 76.0%, at 180 chars a conversation less)
 
 
 @record
