@@ -741,7 +741,7 @@ def _shortcode(line: str) -> str | None:
     return "```" if words == ["endhighlight"] else None
 
 
-def _container_title(bare: str) -> str | None:
+def _container_title(bare: str) -> str:
     """What a page shows of the line that opens or closes a container (Docusaurus's and Starlight's `:::tip`,
     `:::note[Heads up]`, VitePress's `::: warning Deprecated`, `::: code-group`, a closing `:::`): its title,
     or a blank line (what is inside is a paragraph of its own, not one with the lines around it).
