@@ -248,6 +248,7 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
+    relevance = _with_next_parts(relevance, rest, sent, floor * top)
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
@@ -270,6 +271,25 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     opening = "" if 0 in sent else opening_of(header)
     text = compose(opening, set(), True)
     return Cut(text, frozenset()) if len(text) <= room else None
+
+
+HELD_NEXT = 1.0  # of a held part's score: the next part of its section ranks so, when the held part ranks among
+# the doc's best again
+
+
+def _with_next_parts(relevance: Mapping[int, float], rest: Sequence[Section], sent: Mapping[int, int],
+                     bar: float) -> Mapping[int, float]:
+    """The turn's ranking of a doc's parts, with the next part of each section the conversation holds a part
+    of ranked as that part, when that part ranks at least `bar` again: the conversation is still on it, and a
+    section shown in part goes on where the part stopped (tried as a new user would: "where do those cache
+    files live?" was answered by the paragraph after the part shown the turn before, and no word of the prompt
+    ranked it)."""
+    lifted = {j + 1: v * HELD_NEXT for j, v in relevance.items()
+              if j in sent and j >= 1 and v >= bar and v > 0 and j < len(rest) and rest[j].part > 0
+              and j + 1 not in sent}
+    if not lifted:
+        return relevance
+    return {**relevance, **{j: max(v, relevance.get(j, 0.0)) for j, v in lifted.items()}}
 
 
 def opening_of(text: str) -> str:
@@ -346,8 +366,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     whole = [name for name in skipped if name not in shown]
     rests = [] if whole else [name if name == REST_OF_OPENING else f"the rest of {name}" for name in skipped]
     if sent:
-        names = list(dict.fromkeys(_name(rest[j - 1].title) or "the opening" if j else "the opening"
-                                   for j in sorted(sent) if j <= len(rest)))
+        names = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j <= len(rest)))
         turns = sorted(set(sent.values()))
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
@@ -355,6 +374,23 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
         parts.append(_left_out_line(whole or rests, total if whole else 0, path, hint))
     return "\n\n".join(p for p in parts if p)
+
+
+def _held_name(rest: Sequence[Section], j: int, sent: Mapping[int, int], kept: set[int]) -> str:
+    """How the line of what the conversation holds names part `j`: its section's name, "(part)" after it while
+    a part of that section is neither held nor printed (a model told it holds the whole section does not look
+    for the rest of it)."""
+    if not j:
+        return "the opening"
+    first = j
+    while first > 1 and rest[first - 1].part > 0:
+        first -= 1
+    last = j
+    while last < len(rest) and rest[last].part > 0:
+        last += 1
+    name = _name(rest[j - 1].title) or "the opening"
+    whole = all(k in sent or k in kept for k in range(first, last + 1))
+    return name if whole else f"{name} (part)"
 
 
 def _name(title: str) -> str:
