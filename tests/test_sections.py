@@ -266,7 +266,7 @@ def test_a_section_shown_in_part_is_not_named_as_not_shown():
     # A section the conversation holds a part of is partly shown too: not named both as held and as not shown.
     other = next(j for j, s in enumerate(parts) if s.title == "Other")
     held = sections.cut(body, 2500, {other: 1.0}, "t.md", "# T", {second: 2})
-    assert held is not None and "already in this conversation (turn 2): Big (part)" in held.text
+    assert held is not None and "already in this conversation (turn 2): 1 section]" in held.text
     assert "not shown: the rest of Big" in held.text and "not shown: Big" not in held.text
 
 
@@ -274,7 +274,7 @@ def test_a_section_held_in_part_goes_on_where_the_part_stopped():
     """Tried as a new user would on a file-sync tool's docs: a turn showed a part of a section, the next asked
     for what its following paragraph says, and no word of that prompt ranked it. The held part ranks among the
     doc's best again: the conversation is on that section, and its next part is printed; the line of what the
-    conversation holds says it holds a part of it, not the section."""
+    conversation holds says it holds a part of it, not the section, and names only what the turn ranks."""
     para = "word " * 150 + "\n\n"
     body = "# T\n\nintro\n\n## Big\n\n" + para * 6 + "## Other\n\n" + para * 2
     parts = sections.split(body)
@@ -283,9 +283,12 @@ def test_a_section_held_in_part_goes_on_where_the_part_stopped():
     done = sections.cut(body, 2500, {big[0]: 2.0, other: 1.0}, "t.md", "# T", {big[0]: 4})
     assert done is not None and big[1] in done.parts and big[2] not in done.parts
     assert "## Big (part)" in done.text and "already in this conversation (turn 4): Big (part)" in done.text
-    # A held part the turn does not rank among the doc's best lifts nothing.
+    # A held part the turn does not rank among the doc's best lifts nothing, and is counted, not named.
     done = sections.cut(body, 2500, {big[0]: 0.1, other: 1.0}, "t.md", "# T", {big[0]: 4})
     assert done is not None and big[1] not in done.parts and other in done.parts
+    assert "already in this conversation (turn 4): 1 section]" in done.text
+    done = sections.cut(body, 2500, {big[0]: 2.0, other: 1.0}, "t.md", "# T", {big[0]: 4, 0: 2})
+    assert done is not None and "already in this conversation (turns 2, 4): Big (part), 1 more section]" in done.text
     # When the conversation holds every part of the section but the last, it is named as held whole once printed.
     done = sections.cut(body, 2500, {big[1]: 2.0}, "t.md", "# T", {big[0]: 3, big[1]: 4})
     assert done is not None and big[2] in done.parts

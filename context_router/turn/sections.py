@@ -243,12 +243,13 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     kept: set[int] = set()
 
     def compose(opening: str, kept: set[int], short: bool) -> str:
-        return _compose(opening, rest, kept, path, short, sent, hint)
+        return _compose(opening, rest, kept, path, short, sent, hint, named)
 
     # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
     relevance = _with_next_parts(relevance, rest, sent, floor * top)
+    named = {j for j in sent if j <= len(rest) and relevance.get(j, 0.0) >= floor * top > 0}
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
@@ -331,9 +332,11 @@ def opening_of(text: str) -> str:
 
 
 def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False,
-             sent: Mapping[int, int] | None = None, hint: bool = True) -> str:
-    """short: the opening itself is cut. sent: the parts the conversation already holds (named, not printed)."""
+             sent: Mapping[int, int] | None = None, hint: bool = True, named: set[int] | None = None) -> str:
+    """short: the opening itself is cut. sent: the parts the conversation already holds (not printed; those
+    in `named` are named, else counted)."""
     sent = sent or {}
+    named = set(sent) if named is None else named
     parts = [opening]
     skipped: list[str] = [REST_OF_OPENING] if short else []
     heading = ""  # the `##` heading the parts printed so far are under
@@ -366,7 +369,14 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     whole = [name for name in skipped if name not in shown]
     rests = [] if whole else [name if name == REST_OF_OPENING else f"the rest of {name}" for name in skipped]
     if sent:
-        names = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j <= len(rest)))
+        # The held sections this turn ranks among the doc's best are named (where the model finds the answer it
+        # holds); the others are counted (replayed through the hook on thirteen plain folders: 180 chars a
+        # conversation less, the same answers in context).
+        held = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j <= len(rest)))
+        names = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j in named))
+        more = len(held) - len(names)
+        if more:
+            names.append(f"{more} {'more ' if names else ''}section{'s' if more > 1 else ''}")
         turns = sorted(set(sent.values()))
         when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
