@@ -193,10 +193,12 @@ def test_the_cut_notice_counts_sections_as_the_doc_has_them(sizes, opening, room
         names = names.removesuffix(": `ctx show t.md`] ...")
         assert names.startswith("the rest of the opening")
     shown = {ln[3:].removesuffix(" (part)") for ln in done.text.splitlines() if ln.startswith("## S")}
-    if names.endswith(" sections)"):
-        names, counts = names.removesuffix(" sections)").rsplit(" (", 1)
+    if names.endswith(" sections)") or names.endswith(" sections"):  # names and the count, or the count alone
+        names, _, counts = names.removesuffix(")").removesuffix(" sections").rpartition(" (")
         left, total = (int(x) for x in counts.split(" of "))
         assert left <= total <= len(sizes) + 1
+        if not names:
+            return
     listed = [n for n in names.split(", ") if n != "..."]
     assert "" not in listed and len(listed) == len(set(listed))
     assert "the rest of the opening" not in listed[:-1]  # the doc's own sections are named first
@@ -248,23 +250,25 @@ def test_an_opening_that_answers_the_turn_is_shown_whole_not_only_its_start():
     assert asked is not None and "for monorepos." in asked.text and "## Part 2" in asked.text  # part 3: the third
     elsewhere = sections.cut(body, 4000, {3: 1.0}, "p.md", "# Test Projects")
     assert elsewhere is not None and "for monorepos." not in elsewhere.text  # the opening's start only
-    assert "(6 of 7 sections)" in elsewhere.text  # the rest of the opening is among what is not shown
+    assert "not shown: 6 of 7 sections" in elsewhere.text  # the rest of the opening is among what is not shown
 
 
 def test_a_section_shown_in_part_is_not_named_as_not_shown():
-    """Its `(part)` heading says what it is; the line names the sections the model has not seen at all, and
-    the partly shown ones only when nothing else is left out."""
+    """Its `(part)` heading says what it is; the line names the sections the model has not seen at all that the
+    turn ranked (the others are counted), and the partly shown ones only when nothing else is left out."""
     para = "word " * 150 + "\n\n"
     body = "# T\n\nintro\n\n## Big\n\n" + para * 6 + "## Other\n\n" + para * 2
     parts = sections.split(body)
     second = next(j for j, s in enumerate(parts) if s.title == "Big" and s.part == 1)
     done = sections.cut(body, 2500, {second: 1.0}, "t.md", "# T")
     assert done is not None and "## Big (part)" in done.text
-    assert "[cut; not shown: Other (1 of 2 sections)" in done.text
+    assert "[cut; not shown: 1 of 2 sections: `ctx show t.md SECTION`] ..." in done.text  # Other: not ranked
+    other = next(j for j, s in enumerate(parts) if s.title == "Other")
+    ranked = sections.cut(body, 2500, {second: 1.0, other: 0.9}, "t.md", "# T")  # ranked, and no room for it
+    assert ranked is not None and "[cut; not shown: Other (1 of 2 sections)" in ranked.text
     only = sections.cut("# T\n\nintro\n\n## Big\n\n" + para * 6, 2500, {second: 1.0}, "t.md", "# T")
     assert only is not None and "[cut; not shown: the rest of Big: `ctx show t.md SECTION`] ..." in only.text
     # A section the conversation holds a part of is partly shown too: not named both as held and as not shown.
-    other = next(j for j, s in enumerate(parts) if s.title == "Other")
     held = sections.cut(body, 2500, {other: 1.0}, "t.md", "# T", {second: 2})
     assert held is not None and "already in this conversation (turn 2): 1 section]" in held.text
     assert "not shown: the rest of Big" in held.text and "not shown: Big" not in held.text
@@ -372,7 +376,7 @@ def test_a_cut_names_sections_as_their_site_shows_them():
         f"## {title}\n\n{FILLER * 3}\n\n" for title in ("ref() {#ref}", "computed() {#computed}",
                                                         "Declaring Reactive State \\* {#declaring}",
                                                         "Watchers { .api }"))
-    done = sections.cut(body, 2500, {1: 5.0}, "core.md", "# Reactivity")
+    done = sections.cut(body, 900, {1: 5.0, 2: 4.0, 3: 4.0, 4: 4.0}, "core.md", "# Reactivity")
     assert done is not None
     line = next(ln for ln in done.text.splitlines() if ln.startswith("... [cut; not shown: "))
     assert "computed(), Declaring Reactive State *" in line and "{" not in line and "\\" not in line

@@ -243,13 +243,14 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     kept: set[int] = set()
 
     def compose(opening: str, kept: set[int], short: bool) -> str:
-        return _compose(opening, rest, kept, path, short, sent, hint, named)
+        return _compose(opening, rest, kept, path, short, sent, hint, named, ranked)
 
     # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
     relevance = _with_next_parts(relevance, rest, sent, floor * top)
     named = {j for j in sent if j <= len(rest) and relevance.get(j, 0.0) >= floor * top > 0}
+    ranked = {j for j, v in relevance.items() if 0 < j <= len(rest) and v >= floor * top > 0}
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
@@ -332,9 +333,11 @@ def opening_of(text: str) -> str:
 
 
 def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False,
-             sent: Mapping[int, int] | None = None, hint: bool = True, named: set[int] | None = None) -> str:
+             sent: Mapping[int, int] | None = None, hint: bool = True, named: set[int] | None = None,
+             ranked: set[int] | None = None) -> str:
     """short: the opening itself is cut. sent: the parts the conversation already holds (not printed; those
-    in `named` are named, else counted)."""
+    in `named` are named, else counted). ranked: the parts the turn ranked among the doc's best; those not
+    printed are named as not shown, the others counted (None: named in the doc's order)."""
     sent = sent or {}
     named = set(sent) if named is None else named
     parts = [opening]
@@ -367,6 +370,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
     # the line names what is: "the rest of" them (a count "1 of 1 sections" read as if nothing were shown).
     shown = {_name(rest[j - 1].title) or REST_OF_OPENING for j in (*kept, *sent) if 0 < j <= len(rest)}
     whole = [name for name in skipped if name not in shown]
+    asked = None if ranked is None else {_name(rest[j - 1].title) or REST_OF_OPENING for j in ranked}
     rests = [] if whole else [name if name == REST_OF_OPENING else f"the rest of {name}" for name in skipped]
     if sent:
         # The held sections this turn ranks among the doc's best are named (where the model finds the answer it
@@ -382,7 +386,7 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
-        parts.append(_left_out_line(whole or rests, total if whole else 0, path, hint))
+        parts.append(_left_out_line(whole or rests, total if whole else 0, path, hint, asked if whole else None))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -435,10 +439,19 @@ def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT
     return head + ", ".join(shown) + tail
 
 
-def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = True) -> str:
+def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = True,
+                   asked: set[str] | None = None) -> str:
     """The cut doc's last line: the sections it does not show (whole), the doc's own first, and how many of
-    the `total` (0: no count); how to see them."""
+    the `total` (0: no count); how to see them. asked: only these of them are named (the turn ranked them
+    among the doc's best and they did not fit), the others counted."""
     ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
+    if asked is not None and total:
+        named = [name for name in ordered if name in asked]
+        count = f"{len(skipped)} of {total} sections"
+        how = f": `ctx show {path} SECTION`" if hint else ""
+        if not named:
+            return f"... [cut; not shown: {count}{how}] ..."
+        return _names_line("... [cut; not shown: ", named, f" ({count}){how}] ...", CUT_NAMES)
     # A doc with no section but its opening is seen whole by `ctx show PATH`: no SECTION names the rest of it.
     how = "" if not hint else f": `ctx show {path}`" if ordered == [REST_OF_OPENING] else f": `ctx show {path} SECTION`"
     count = f" ({len(skipped)} of {total} sections)" if total else ""
