@@ -607,6 +607,10 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     # a Hugo site in `docs/` with a config.json: a file-sync tool's pages are its `content/`
     ({"docs/config.json": "{}\n", "docs/content/s3.md": "# S3\n", "docs/README.md": "# Building the site\n"},
      os.path.join("docs", "content")),
+    # a Grafana project's pages in `docs/sources/` (its `_index.md` the docs' home), beside design notes in `docs/`
+    ({"docs/sources/_index.md": "---\ntitle: Alloy\n---\n", "docs/sources/get-started/a.md": "# A\n",
+      "docs/design/1-proposal.md": "# Proposal\n", "docs/Makefile": ""}, os.path.join("docs", "sources")),
+    ({"docs/sources/a.md": "# A\n", "docs/b.md": "# B\n"}, "docs"),  # a folder called sources: nothing to go by
     # a monorepo's VitePress site in packages/docs
     ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
       "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),

@@ -380,6 +380,9 @@ def test_a_cut_names_sections_as_their_site_shows_them():
     assert done is not None
     line = next(ln for ln in done.text.splitlines() if ln.startswith("... [cut; not shown: "))
     assert "computed(), Declaring Reactive State *" in line and "{" not in line and "\\" not in line
+    # Named are the ranked ones that did not fit; "..." says they are some of those counted.
+    done = sections.cut(body, 900, {1: 5.0, 2: 4.0}, "core.md", "# Reactivity")
+    assert done is not None and "[cut; not shown: computed(), ... (3 of 4 sections)" in done.text
 
 
 LINTS = ("# Lints\n\nEvery lint.\n\n## `box_default`\n\nWhat it does.\n\n### Why is this bad?\n\nIt allocates.\n\n"

@@ -512,7 +512,15 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
     if os.path.isdir(os.path.join(folder, "content")) and any(
             os.path.isfile(os.path.join(folder, name)) for name in SITE_CONFIGS):
         return os.path.join(folder, "content")
+    if os.path.isfile(os.path.join(folder, *HUGO_SOURCES)):
+        return os.path.join(folder, HUGO_SOURCES[0])
     return None
+
+
+# Grafana's projects keep their pages in `docs/sources/` (its `_index.md` the docs' home), which a site built
+# elsewhere mounts; `docs/` also holds design notes and build files. Tried as a new user would on a telemetry
+# collector's repo: `ctx init` took `docs/`, its 28 design and developer notes among the 402 pages.
+HUGO_SOURCES = ("sources", "_index.md")
 
 
 # A Hugo site's config (hugo.* since Hugo 0.110, config.* before), or a Zola site's (config.toml). Tried as a

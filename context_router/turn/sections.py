@@ -451,7 +451,11 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
         how = f": `ctx show {path} SECTION`" if hint else ""
         if not named:
             return f"... [cut; not shown: {count}{how}] ..."
-        return _names_line("... [cut; not shown: ", named, f" ({count}){how}] ...", CUT_NAMES)
+        # The sections named are some of those counted: "..." says so ("`wal` (27 of 38 sections)" read as if
+        # `wal` were all that is not shown).
+        more = ", ..." if len(named) < len(skipped) else ""
+        line = _names_line("... [cut; not shown: ", named, f"{more} ({count}){how}] ...", CUT_NAMES)
+        return line.replace(", ..., ...", ", ...")
     # A doc with no section but its opening is seen whole by `ctx show PATH`: no SECTION names the rest of it.
     how = "" if not hint else f": `ctx show {path}`" if ordered == [REST_OF_OPENING] else f": `ctx show {path} SECTION`"
     count = f" ({len(skipped)} of {total} sections)" if total else ""
