@@ -86,3 +86,21 @@ def test_snippets_are_read_from_the_base_paths_mkdocs_yml_names(tmp_path):
     write(other, "mkdocs.yml", "markdown_extensions:\n  - pymdownx.snippets:\n      base_path:\n        - snips\n"
                                "        - .\n")
     assert includes.snippet_bases(str(other), index.read_bytes) == (str(other / "snips"), str(other))
+
+
+def test_a_hugo_param_is_the_value_its_page_or_a_section_above_it_sets(tmp_path):
+    """Tried as a new user would on a telemetry collector's Hugo docs: 1,981 `{{< param "PRODUCT_NAME" >}}`,
+    printed as written where the page reads "Alloy". The page's own front matter wins, then the nearest
+    section's `cascade:`; a name none sets stays as written, and no `_index.md` counts as an included page."""
+    docs = str(tmp_path / "sources")
+    write(docs, "_index.md", "---\ntitle: Alloy\ncascade:\n  PRODUCT_NAME: Alloy # the short name\n"
+                             "  OTEL_VERSION: v0.158.0\n  FULL: 'Grafana Alloy'\n---\n\n# Alloy\n")
+    write(docs, "set-up/_index.md", "---\ntitle: Set up\ncascade:\n  params:\n    OTEL_VERSION: v0.150.0\n---\n")
+    write(docs, "set-up/deploy.md", '---\ntitle: Deploy\n---\n\n# Deploy {{% param "FULL" %}}\n\n'
+                                    '{{< param "PRODUCT_NAME" >}} runs the {{< param "OTEL_VERSION" >}} engine; '
+                                    '{{< param "NOPE" >}}.\n')
+    write(docs, "own.md", '---\nproduct_name: Mine\n---\n\nThis is {{< param "PRODUCT_NAME" >}}.\n')
+    assert index.read_doc(docs, "set-up/deploy.md").endswith(
+        '# Deploy Grafana Alloy\n\nAlloy runs the v0.150.0 engine; {{< param "NOPE" >}}.\n')
+    assert index.read_doc(docs, "own.md").endswith("This is Mine.\n")
+    assert includes.named(index.read_text(docs, "set-up/deploy.md"), docs, "set-up/deploy.md", index.read_bytes) == []

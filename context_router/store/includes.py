@@ -3,10 +3,12 @@
 A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "CONTRIBUTING.md"`,
 `--8<-- "docs/source_files/pixi.toml:minimal"`), mdBook's `{{#include ./generated/commands.md}}` (and
 `{{#rustdoc_include}}`), VitePress' `<!--@include: ./parts/basics.md-->` and its code import
-`<<< ./example.yaml#content`. The model is shown what the reader sees: the file, or its named part, in place of
-the line. A path that does not resolve inside the site (the folder of its mkdocs.yml, book.toml or
-`.vitepress`, else the docs) keeps its line, as the site would fail on it. Tried as a new user would: a
-contributing page was its one include line, and a how-to's example code was a list of include lines.
+`<<< ./example.yaml#content`; and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter
+or a `cascade:` in the `_index.md` of a folder above it sets. The model is shown what the reader sees: the
+file, or its named part, in place of the line. A path that does not resolve inside the site (the folder of
+its mkdocs.yml, book.toml or `.vitepress`, else the docs) keeps its line, as the site would fail on it. Tried
+as a new user would: a contributing page was its one include line, and a how-to's example code was a list of
+include lines.
 
 Plain string work: the hook path never imports re. Only the files are read, never the tools run.
 """
@@ -26,6 +28,7 @@ SNIPPET = "--8<--"  # mkdocs (pymdownx.snippets)
 BOOK = ("{{#include ", "{{#rustdoc_include ")  # mdBook
 VITEPRESS = "<!--@include:"
 CODE_IMPORT = "<<< "  # VitePress: a code file as a code block
+PARAM = ("{{< param ", "{{% param ")  # Hugo: a front matter value (the page's, or cascaded from a section's)
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
@@ -34,14 +37,22 @@ SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress")
 
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
-    return (SNIPPET in text or VITEPRESS in text or any(m in text for m in BOOK)
+    return (SNIPPET in text or VITEPRESS in text or any(m in text for m in BOOK) or _has_params(text)
             or text.startswith(CODE_IMPORT) or "\n" + CODE_IMPORT in text)
+
+
+def _has_params(text: str) -> bool:
+    return "param " in text and any(m in text for m in PARAM)
 
 
 def expand(text: str, docs_root: str, rel: str, read: Read) -> str:
     """The page's text with each include line replaced by what it names (as far as it resolves)."""
     if not has_includes(text):
         return text
+    if _has_params(text):
+        text = with_params(text, docs_root, rel)
+        if not has_includes(text):
+            return text
     site = site_root(docs_root)
     return _expand(text, docs_root, site, os.path.dirname(os.path.join(docs_root, rel)), read, 0)
 
@@ -56,6 +67,88 @@ def named(text: str, docs_root: str, rel: str, read: Read) -> list[str]:
 
     expand(text, docs_root, rel, reading)
     return seen
+
+
+def with_params(text: str, docs_root: str, rel: str) -> str:
+    """The page's text with each `{{< param "NAME" >}}` (or `{{% ... %}}`) as the value Hugo gives it: the
+    page's own front matter (a top-level key, or under `params:`), else the `cascade:` of the nearest
+    `_index.md` above it that sets it, up to the docs' folder (keys in any case). One it cannot find stays.
+    Tried as a new user would on a telemetry collector's Hugo docs: 1,981 of them, `{{< param "PRODUCT_NAME" >}}`
+    where the page reads "Alloy", 25 in one turn's output and in the names of the sections it left out."""
+    found: dict[str, str] = {}
+    own = _front_matter_values(text, ("params",), top=True)
+    folder = os.path.dirname(rel.replace("\\", "/"))
+    chain: list[str] = []
+    while True:
+        chain.append(folder)
+        if not folder:
+            break
+        folder = os.path.dirname(folder)
+    for name in reversed(chain):  # the docs' root first, the nearest last: the nearest wins
+        found.update(_cascade(os.path.join(docs_root, name, "_index.md")))
+    found.update(own)
+    out: list[str] = []
+    start = 0
+    while True:
+        at = min((k for k in (text.find(m, start) for m in PARAM) if k >= 0), default=-1)
+        if at < 0:
+            break
+        end = text.find("}}", at)
+        if end < 0:
+            break
+        key = text[at + len(PARAM[0]):end].strip(" %>").strip("\"'").casefold()
+        value = found.get(key)
+        out.append(text[start:at] + (value if value is not None else text[at:end + 2]))
+        start = end + 2
+    return "".join(out) + text[start:]
+
+
+def _cascade(path: str) -> dict[str, str]:
+    """The `cascade:` values of a section's `_index.md` (nothing when there is none, or it is not a file)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return {}
+    return _cascade_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _cascade_of(path: str, mtime: int, size: int) -> dict[str, str]:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16384).decode("utf-8", errors="replace")
+    except OSError:
+        return {}
+    return _front_matter_values(head, ("cascade", "cascade.params"))
+
+
+def _front_matter_values(text: str, blocks: tuple[str, ...], top: bool = False) -> dict[str, str]:
+    """`KEY: value` lines of a YAML front matter: under the named blocks (`cascade`, `cascade.params`: a
+    block in a block), and with top, at its top level. Read as lines: a turn that prints a page never imports
+    a YAML parser."""
+    if not text.startswith("---"):
+        return {}
+    lines = text.split("\n")[1:]
+    values: dict[str, str] = {}
+    path: list[tuple[int, str]] = []  # the blocks the line is in, with their indents
+    for line in lines:
+        if line.strip() in ("---", "..."):
+            break
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while path and path[-1][0] >= indent:
+            path.pop()
+        key, sep, value = line.strip().partition(":")
+        if not sep or key.startswith("- "):
+            continue
+        value = value.split(" #", 1)[0].strip()
+        where = ".".join(k for _, k in path)
+        if not value:
+            path.append((indent, key.strip()))
+        elif (where in blocks or (top and not path)) and value[:1] not in "[{|>&*":
+            values[key.strip().strip("\"'").casefold()] = value.strip("\"'")
+    return values
 
 
 def site_root(docs_root: str) -> str:
