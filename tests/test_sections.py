@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from context_router.turn import lexical, sections, tiers
@@ -136,6 +136,7 @@ section_body = st.tuples(st.sampled_from(["# T\n", ""]), st.lists(st.tuples(
 
 
 @settings(max_examples=150, deadline=None)
+@example(body="\n```", room=71, relevance={}, sent={})  # only the rest of the opening left out: named, not "1 of 1"
 @given(body=section_body, room=st.integers(0, 6000),
        relevance=st.dictionaries(st.integers(0, 40), st.floats(0, 10), max_size=8),
        sent=st.dictionaries(st.integers(0, 40), st.integers(1, 9), max_size=6))

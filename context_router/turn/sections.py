@@ -445,7 +445,7 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
     the `total` (0: no count); how to see them. asked: only these of them are named (the turn ranked them
     among the doc's best and they did not fit), the others counted."""
     ordered = sorted(skipped, key=lambda name: name == REST_OF_OPENING)
-    if asked is not None and total:
+    if asked is not None and total and ordered != [REST_OF_OPENING]:  # "1 of 1 sections" would read as nothing
         named = [name for name in ordered if name in asked]
         count = f"{len(skipped)} of {total} sections"
         how = f": `ctx show {path} SECTION`" if hint else ""
