@@ -249,8 +249,8 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
     top = max((v for j, v in relevance.items() if j > 0), default=0.0)
     relevance = _with_next_parts(relevance, rest, sent, floor * top)
-    named = {j for j in sent if j <= len(rest) and relevance.get(j, 0.0) >= floor * top > 0}
-    ranked = {j for j, v in relevance.items() if 0 < j <= len(rest) and v >= floor * top > 0}
+    asked = {j for j, v in relevance.items() if j <= len(rest) and v >= floor * top > 0}
+    named, ranked = asked & set(sent), asked - {0}
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
@@ -376,9 +376,9 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         # The held sections this turn ranks among the doc's best are named (where the model finds the answer it
         # holds); the others are counted (replayed through the hook on thirteen plain folders: 180 chars a
         # conversation less, the same answers in context).
-        held = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j <= len(rest)))
-        names = list(dict.fromkeys(_held_name(rest, j, sent, kept) for j in sorted(sent) if j in named))
-        more = len(held) - len(names)
+        labels = {j: _held_name(rest, j, sent, kept) for j in sorted(sent) if j <= len(rest)}
+        names = list(dict.fromkeys(label for j, label in labels.items() if j in named))
+        more = len(set(labels.values())) - len(names)
         if more:
             names.append(f"{more} {'more ' if names else ''}section{'s' if more > 1 else ''}")
         turns = sorted(set(sent.values()))
