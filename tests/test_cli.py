@@ -503,3 +503,15 @@ def test_check_says_once_what_many_stale_config_entries_are(ctx, tmp_path):
     assert res.code == 0 and res.out.count("is not a doc") == 3, res.out
     assert "6 entries of the config name files that are not docs" in res.out and "(+3 more)" in res.out
     assert "`ctx init --force` derives them anew" in res.out
+
+
+def test_check_says_the_derived_keywords_name_the_old_docs_after_docs_is_changed_by_hand(ctx, tmp_path):
+    """Tried as a new user would: `docs:` edited by hand to another folder, and `ctx check` said nothing of the
+    keywords `ctx init` had derived for the old folder's pages, which no longer name any doc."""
+    write_docs(tmp_path / "old", {"a.md": "# Alpha\n\nAlpha things.\n"})
+    write_docs(tmp_path / "new", {"b.md": "# Beta\n\nBeta things.\n"})
+    (tmp_path / "config.yaml").write_text("docs: old\nderived_keywords: {a.md: [alpha things]}\n")
+    assert "is not a doc" not in ctx("check").out
+    (tmp_path / "config.yaml").write_text("docs: new\nderived_keywords: {a.md: [alpha things]}\n")
+    res = ctx("check")
+    assert res.code == 0 and "warning: derived_keywords: a.md is not a doc in" in res.out, res.out

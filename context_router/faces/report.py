@@ -238,7 +238,8 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     # line each, or one line for them all with how to write the config anew. Tried as a new user would: after
     # `/vendor/` was added to `.ctxignore`, 140 lines said `related: vendor/... is not a doc`.
     stale = [f"{section}: {path} is not a doc in {cfg.docs_root}"
-             for section, paths in (("keywords", cfg.keywords), ("related", cfg.related), ("pinned", cfg.pinned))
+             for section, paths in (("keywords", cfg.keywords), ("derived_keywords", cfg.derived_keywords),
+                                    ("related", cfg.related), ("pinned", cfg.pinned))
              for path in paths if path not in docs]
     stale += [f"related.{source}: {target} is not a doc" for source, targets in cfg.related.items()
               for target in targets if target not in docs]
