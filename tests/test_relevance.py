@@ -104,6 +104,18 @@ def test_a_developers_short_word_finds_the_word_the_docs_write(ctx, tmp_path):
     assert words.content_words("env environment").count("environment") == 1  # said already: once
 
 
+def test_the_inflections_of_stop_words_rank_nothing(ctx, tmp_path):
+    """A labelled turn: "the card ... seems to slow itself down when it gets hot" ranked first the one page
+    whose text says "gets" (an archive job that "gets retried")."""
+    docs = {"modules/archive.md": "# Archive\n\nA failed upload gets retried after a minute.\n" + FILLER,
+            "systems/rig.md": "# Rig\n\nThe card runs slow when hot; the fan curve was raised.\n" + FILLER}
+    cfg = project(tmp_path, docs)
+    assert words.content_words("it gets slow and seems stuck, getting worse")[:2] == ["slow", "stuck"]
+    data = turn(ctx, cfg, "the card seems to get slow when it gets hot")
+    assert [f["path"] for f in data["files"]][:1] == ["systems/rig.md"], data["files"]
+    assert "modules/archive.md" not in tiers_of(data)
+
+
 def test_a_follow_up_keeps_its_doc_and_a_new_topic_lets_it_decay(ctx, tmp_path):
     cfg = project(tmp_path)
     assert tiers_of(turn(ctx, cfg, "refunds over 500 need an approval from whom?"))["modules/billing.md"] == HOT
