@@ -119,9 +119,8 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                 cached = None
             if cached is not None and tuple(cached[0]) == ident:
                 raw = cached[1]
-                keywords = config_mod.Lazy(lambda: store.get_meta("config_keywords", packed=True) or {})
+                keywords, related = _config_map(store, "keywords"), _config_map(store, "related")
                 derived = config_mod.Lazy(lambda: store.get_meta("config_derived", packed=True) or {})
-                related = config_mod.Lazy(store.config_related, lambda p: store.config_related(p).get(p))
             else:
                 if defer and store.path != MEMORY and ident[2] > CONFIG_INLINE_BYTES:
                     _defer_config(store, path, docs_option, ident)
@@ -131,12 +130,12 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
                     _remember_config_error(store, ident, exc)
                     raise
                 with store.transaction():
-                    # The keywords go in a blob of their own, loaded only when the index is rebuilt; `related`
-                    # in a table a turn looks up for the docs it touches.
+                    # The derived keywords go in a blob of their own, loaded only when the index is rebuilt; the
+                    # keywords and `related` in tables a turn looks up for the docs it touches.
                     store.put_meta("config", (ident, {**raw, "keywords": {}, "related": {}, "derived_keywords": {}}))
-                    store.put_meta("config_keywords", raw["keywords"], packed=True)
                     store.put_meta("config_derived", raw["derived_keywords"], packed=True)
-                    store.set_config_related(raw["related"])
+                    store.set_config_map("keywords", raw["keywords"])
+                    store.set_config_map("related", raw["related"])
         else:
             raw = config_mod.normalise({})
         cfg = config_mod.from_normal(raw, path, docs_option, cwd, keywords, related, derived)
@@ -144,6 +143,11 @@ def open_workspace(config_option: str | None = None, docs_option: str | None = N
         store.close()
         raise
     return Workspace(cfg, store, ident)
+
+
+def _config_map(store: Store, name: str) -> config_mod.Lazy:
+    """One of the config's per-doc lists, as kept in the state: a turn reads the entries of the docs it asks."""
+    return config_mod.Lazy(lambda: store.config_map(name), lambda path: store.config_map(name, path).get(path))
 
 
 def _remember_config_error(store: Store, ident: tuple[str, int, int, str], exc: ConfigError) -> None:

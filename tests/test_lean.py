@@ -261,3 +261,29 @@ def test_a_words_sections_are_counted_only_as_far_as_the_turn_needs(ctx, tmp_pat
         assert store.section_counts(["check", "nowhere"], 5) == ({"check": 5, "nowhere": 0}, 10)
         assert store.section_counts(["check"], 100) == ({"check": 5}, 10)  # remembered until the index changes
     store.close()
+
+
+def test_a_turn_reads_the_config_keywords_of_the_docs_it_lifts_not_the_whole_list(ctx, tmp_path, isolated_state,
+                                                                                monkeypatch):
+    """The config's keywords are kept by doc in the state: once the config is read, a turn that asks whether you
+    chose a weak keyword for a doc reads that doc's entry, never all of them (at 10,000 docs, 8 ms a turn)."""
+    from context_router.store.state import Store
+
+    from .conftest import write_docs
+
+    docs = {f"methods/{kind}/site.md": f"# Site\n\nThe {kind} object's site.\n" for kind in ("page", "menu")}
+    docs |= {f"topics/t{i:02}.md": f"# Topic {i}\n\nHow the site handles topic {i}.\n" for i in range(40)}
+    write_docs(tmp_path / "docs", docs)
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\nkeywords: {methods/page/site.md: [site]}\n")
+    prompt = ("route", "how do I add a second language to my site?", "-f", "json", "--config", str(cfg))
+    assert ctx(*prompt).code == 0  # reads the config and keeps it
+    asked: list[str | None] = []
+    real = Store.config_map
+    monkeypatch.setattr(Store, "config_map", lambda self, table, path=None: asked.append(path) or
+                        real(self, table, path))
+    res = ctx(*prompt)
+    assert res.code == 0, res.err
+    lifted = [f["path"] for f in json.loads(res.out)["files"] if "weak-keyword:site" in f["reasons"]]
+    assert lifted == ["methods/page/site.md"]
+    assert asked and None not in asked
