@@ -578,11 +578,15 @@ class Lazy(Mapping[str, tuple[str, ...]]):
     touches (`lookup`) or matches against the state's keyword index, so with thousands of docs the hook path
     never pays for loading them."""
 
+    LOOKUPS = 32  # past this many lookups, the whole is loaded: a turn that asks about every doc not indexed
+    # yet (workspace.named_docs, thousands on first contact) reads it once, not a query a doc
+
     def __init__(self, load: Callable[[], Mapping[str, Sequence[str]]],
                  lookup: Callable[[str], Sequence[str] | None] | None = None):
         self._load = load
         self._lookup = lookup
         self._data: dict[str, tuple[str, ...]] | None = None
+        self._asked = 0
 
     def _get(self) -> dict[str, tuple[str, ...]]:
         if self._data is None:
@@ -590,7 +594,8 @@ class Lazy(Mapping[str, tuple[str, ...]]):
         return self._data
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
-        if self._data is None and self._lookup is not None:
+        if self._data is None and self._lookup is not None and self._asked < self.LOOKUPS:
+            self._asked += 1
             found = self._lookup(key)
             if found is None:
                 raise KeyError(key)

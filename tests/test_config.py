@@ -168,3 +168,18 @@ def test_ctx_route_names_the_misspelt_key_and_exits_2(ctx, tmp_path):
     assert res.err.strip().splitlines() == [
         "ctx: error: config.yaml:2: budjet_chars: unknown key; did you mean budget_chars? "
         f"(expected one of: {', '.join(config.DEFAULTS)})"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from([f"d{i}.md" for i in range(60)]), st.lists(st.text(min_size=1), max_size=3)),
+       st.lists(st.sampled_from([f"d{i}.md" for i in range(80)]), max_size=120))
+def test_a_lazy_part_of_the_config_answers_as_the_whole_and_loads_it_once_when_asked_about_many_docs(entries, asked):
+    """The config's keywords and related, as the state keeps them: a turn reads the few docs it asks about; a turn
+    that asks about every doc not indexed yet reads the whole once, not one query a doc."""
+    loads, lookups = [], []
+    lazy = config.Lazy(lambda: loads.append(1) or entries,
+                           lambda path: lookups.append(path) or entries.get(path))
+    for path in asked:
+        assert lazy.get(path, ()) == tuple(entries.get(path, ()))
+    assert len(lookups) <= config.Lazy.LOOKUPS and len(loads) <= 1
+    assert len(loads) == (len(asked) > config.Lazy.LOOKUPS)
