@@ -660,3 +660,24 @@ def test_a_thank_you_lifts_nothing_by_its_vector(ctx, sample):
     shown = turn(ctx, sample, "thanks, that worked!", "--dry-run")["files"]
     assert [f["path"] for f in shown] == ["overview.md"]  # the sample's pinned page, and nothing else
     assert turn(ctx, sample, "the vault backup, thanks", "--dry-run")["files"][0]["path"] == "systems/vault.md"
+
+
+def test_in_a_small_folder_a_word_two_docs_hold_names_a_new_topic_and_the_old_page_goes(ctx, tmp_path):
+    """Tried as a new user would on an HTTP client's 22 pages: after a turn on timeouts, "my requests through a
+    socks proxy fail" kept the timeout pages HOT. "socks" is in two pages, and only a word in one page named a
+    topic (5% of 22 docs is one), so the conversation's ranking held the room."""
+    docs = {
+        "timeouts.md": "# Timeouts\n\n## Connect timeout\n\nSet the connect timeout with `Timeout(connect=5.0)`.\n",
+        "extensions.md": "# Extensions\n\n## Timeout extension\n\nA request's `timeout` extension sets its connect "
+                         "timeout. Requests sent through a proxy take it too.\n",
+        "proxies.md": "# Proxies\n\n## SOCKS\n\nA SOCKS proxy needs the socks extra: `pip install httpx[socks]`.\n",
+        "third.md": "# Third party packages\n\n## httpx-socks\n\nSOCKS proxy support for older versions.\n",
+    }
+    docs |= {f"topic{i:02}.md": f"# Topic {i}\n\n## Sending requests {i}\n\nHow requests handle case {i}.\n"
+             for i in range(16)}
+    cfg = project(tmp_path, docs)
+    first = turn(ctx, cfg, "how do I set a connect timeout on requests?", "--budget", "10000")
+    assert tiers_of(first).get("timeouts.md") == HOT
+    switched = turn(ctx, cfg, "my requests through a socks proxy fail", "--budget", "10000")
+    assert tiers_of(switched).get("proxies.md") == HOT
+    assert tiers_of(switched).get("timeouts.md") != HOT

@@ -46,6 +46,7 @@ TOPIC_SHARE = 0.05  # a prompt word in at most this share of the docs (or in one
 # ("ok whats the exact command") does not, and its own ranking does not unkeep the conversation's doc (piped,
 # answer shown: .claude folders 97.1% -> 99.0%, plain 82.3% -> 82.7%; 0.1: 99.0% / 82.4%, 0.2: 98.1% / 82.3%;
 # through the hook no turn changes)
+TOPIC_MIN_DOCS = 2  # ... a word in at most this many docs names one in a small folder, whatever its share
 KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this share of its best doc
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections, at least ...
 LEADER_ROOM = 5000  # ... and one per this many chars of the turn's budget (5 at 25,000: see leaders())
@@ -232,9 +233,13 @@ def can_rank(word: str, counts: Mapping[str, int], n_docs: int) -> bool:
 
 
 def names_topic(said: Sequence[str], counts: Mapping[str, int], n_docs: int) -> bool:
-    """Whether a prompt names a topic: one of its words is in few docs (at most TOPIC_SHARE of them, or one).
-    counts: how many docs hold each word."""
-    return any(0 < counts.get(w, 0) <= max(1.0, TOPIC_SHARE * n_docs) for w in said)
+    """Whether a prompt names a topic: one of its words is in few docs (at most TOPIC_SHARE of them, or two).
+    counts: how many docs hold each word. Two, not one: in a folder of 22 pages, "socks" in two of them did not
+    name a topic, and the conversation's timeout pages held the room (the four `.claude/` folders, under 40 docs
+    each, replayed: the same answers, through the hook 26,797 -> 26,499 chars a conversation, piped 92,047 ->
+    89,516; three docs: 26,578 and one answer fewer in the turn's output; the plain folders, of 63 docs and more,
+    are not touched)."""
+    return any(0 < counts.get(w, 0) <= max(TOPIC_MIN_DOCS, TOPIC_SHARE * n_docs) for w in said)
 
 
 def rare_words(said: Sequence[str], counts: Mapping[str, int]) -> list[str]:
