@@ -42,8 +42,8 @@ TOPICAL_HISTORY = 0.5  # ... times this when the prompt names a topic (names_top
 WARM_SHARE = 0.6  # docs scoring at least this share of the best are WARM
 WARM_MAX = 3  # at most this many docs are made WARM by the text
 KEEP_SHARE = 0.5  # a doc HOT last turn stays HOT while the conversation ranks it at least this share of the best
-TOPIC_SHARE = 0.05  # a prompt word in at most this share of the docs (or in one) names a topic; a prompt with none
-# ("ok whats the exact command") does not, and its own ranking does not unkeep the conversation's doc (piped,
+TOPIC_SHARE = 0.05  # a prompt word in at most this share of the docs (or TOPIC_MIN_DOCS) names a topic; a prompt
+# with none ("ok whats the exact command") does not, and its own ranking does not unkeep the conversation's doc (piped,
 # answer shown: .claude folders 97.1% -> 99.0%, plain 82.3% -> 82.7%; 0.1: 99.0% / 82.4%, 0.2: 98.1% / 82.3%;
 # through the hook no turn changes)
 TOPIC_MIN_DOCS = 2  # ... a word in at most this many docs names one in a small folder, whatever its share
