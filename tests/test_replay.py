@@ -34,6 +34,8 @@ def test_replay_figures_are_known(ctx, tmp_path):
     assert [(t["full"], t["seen"]) for t in turns] == [(1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]
     assert turns[0]["gold_chars"] == turns[0]["shown_chars"] > 0
     assert turns[2]["gold_chars"] == 0 and [s["path"] for s in turns[2]["shown"]] == ["b.md", "a.md"]
+    # why each doc is shown: the turn's causes of its score (a decayed doc's: decay)
+    assert [s["reasons"] for s in turns[2]["shown"]] == [["keyword:beta"], ["decay"]]
     shown = sum(t["shown_chars"] for t in turns)
     gold = sum(t["gold_chars"] for t in turns)
     chars = sum(t["chars"] for t in turns)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ class TurnOutcome:
     gold_chars: int  # chars of the shown blocks that belong to gold docs
     shown_chars: int  # chars of all shown blocks
     chars: int  # the whole output, box included
-    shown: tuple[tuple[str, str, int], ...]  # (path, tier, chars) in the order shown
+    shown: tuple[tuple[str, str, int, tuple[str, ...]], ...]  # (path, tier, chars, why) in the order shown
     answer: bool | None = None  # an answer line is in this turn's output (None: the turn has no answer lines)
     answer_in_context: bool | None = None  # ... in this or an earlier turn's output of the conversation
     repeated: int = 0  # chars of this turn's output in lines an earlier turn of the conversation already sent
@@ -119,7 +120,7 @@ class Report:
                            "gold": list(o.gold), "full": round(o.full, 4), "seen": round(o.seen, 4),
                            "shown_chars": o.shown_chars, "gold_chars": o.gold_chars, "chars": o.chars,
                            "repeated": o.repeated,
-                           "shown": [{"path": p, "tier": t, "chars": c} for p, t, c in o.shown],
+                           "shown": [{"path": p, "tier": t, "chars": c, "reasons": list(r)} for p, t, c, r in o.shown],
                            **({"answer": o.answer, "answer_in_context": o.answer_in_context}
                               if o.answer is not None else {})}
                           for o in self.outcomes]}
@@ -205,7 +206,7 @@ def run(ws: Workspace, conversations: list[Conversation], budget: int, host: str
                 repeated = sum(len(line) + 1 for line in out.splitlines() if len(line) >= REPEAT_MIN and line in lines)
                 lines.update(out.splitlines())
                 sent.append(out)
-                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan, sent, repeated))
+                outcomes.append(_outcome(conv.id, j + 1, turn, result.plan, sent, repeated, result.causes))
         finally:
             with ws.store.transaction():
                 ws.store.reset(session)
@@ -233,8 +234,8 @@ def answered(answers: tuple[str, ...], text: str) -> bool:
 REPEAT_MIN = 8  # shorter lines (a code fence, a table rule) repeat in any text: they are not counted
 
 
-def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[str], repeated: int = 0
-             ) -> TurnOutcome:
+def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[str], repeated: int = 0,
+             causes: Mapping[str, tuple[str, ...]] | None = None) -> TurnOutcome:
     gold = set(turn.gold)
     full = {e.path for e in plan.entries if e.tier == HOT} & gold
     seen = {e.path for e in plan.entries} & gold
@@ -243,4 +244,5 @@ def _outcome(conv: str, number: int, turn: LabelledTurn, plan: Plan, sent: list[
     return TurnOutcome(conv, number, turn.kind, turn.prompt, turn.gold, len(full) / len(gold),
                        len(seen) / len(gold), sum(len(e.text) for e in plan.entries if e.path in gold),
                        sum(len(e.text) for e in plan.entries), len(plan.output),
-                       tuple((e.path, e.tier, len(e.text)) for e in plan.entries), answer, in_context, repeated)
+                       tuple((e.path, e.tier, len(e.text), (causes or {}).get(e.path, ())) for e in plan.entries),
+                       answer, in_context, repeated)

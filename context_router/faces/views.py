@@ -169,7 +169,7 @@ def replay_report(report: Any, per_turn: bool) -> str:
                      f"{'chars':>6}  shown")
         marks = {None: "-", True: "yes", False: "no"}
         for o in report.outcomes:
-            shown = ", ".join(f"{p}{'' if t == 'HOT' else ' (' + t + ')'}" for p, t, _ in o.shown) or "-"
+            shown = ", ".join(f"{p}{'' if t == 'HOT' else ' (' + t + ')'}" for p, t, _, _ in o.shown) or "-"
             mark = "" if o.full == 1 and o.answer is not False else "  <- gold: " + ", ".join(o.gold)
             lines.append(f"{o.conversation[:16]:<16} {o.turn:>2} {o.kind[:10]:<10} {o.full:>5.2f} {o.seen:>5.2f} "
                          f"{marks[o.answer]:>6} {o.chars:>6}  {shown}{mark}")
