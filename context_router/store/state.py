@@ -209,7 +209,8 @@ CREATE TABLE sec_df (word TEXT PRIMARY KEY, sections INTEGER NOT NULL) WITHOUT R
 
 
 # Version 9: the config's `keywords` in a table of their own, as `related`: a turn looks up the few docs it
-# lifts (router.py: _lifting) where it loaded them all, 8 ms a turn at 10,000 docs. The config is read anew.
+# lifts (router.py: _lifting) where it loaded them all (10,000 entries in a generated repo of 10,000 docs, on
+# every prompt that said a keyword many docs share). The config is read anew.
 SCHEMA_V9 = """
 CREATE TABLE IF NOT EXISTS cfg_keywords (path TEXT PRIMARY KEY, keywords BLOB NOT NULL) WITHOUT ROWID;
 DELETE FROM meta WHERE key IN ('config', 'config_keywords')

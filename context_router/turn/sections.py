@@ -53,8 +53,8 @@ def split(body: str) -> list[Section]:
 
 @lru_cache(maxsize=64)
 def _split(body: str) -> tuple[Section, ...]:
-    """split's work, kept for the last docs split: a turn splits each doc it shows three or four times (its
-    rooms, its cut, its memory, its WARM part); 1.5 ms a served turn at 10,000 docs."""
+    """split's work, kept for the last docs split: a turn asks for the parts of each doc it shows three or four
+    times (its rooms, its cut, its memory, its WARM part), and a served turn's docs are often the last turn's."""
     groups: list[tuple[str, int, list[str], str]] = []  # each section's title, level, lines, `##` heading above
     title, level, lines = "", 0, list[str]()
     parent = under = ""  # the last `##` heading; the one the section being read is in
