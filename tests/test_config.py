@@ -177,8 +177,7 @@ def test_a_lazy_part_of_the_config_answers_as_the_whole_and_loads_it_once_when_a
     """The config's keywords and related, as the state keeps them: a turn reads the few docs it asks about; a turn
     that asks about every doc not indexed yet reads the whole once, not one query a doc."""
     loads, lookups = [], []
-    lazy = config.Lazy(lambda: loads.append(1) or entries,
-                           lambda path: lookups.append(path) or entries.get(path))
+    lazy = config.Lazy(lambda: loads.append(1) or entries, lambda path: lookups.append(path) or entries.get(path))
     for path in asked:
         assert lazy.get(path, ()) == tuple(entries.get(path, ()))
     assert len(lookups) <= config.Lazy.LOOKUPS and len(loads) <= 1
