@@ -211,8 +211,8 @@ def test_the_leading_docs_next_part_goes_before_a_weaker_docs_best_part_of_about
 
 def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_its_header():
     """The turn's best sections, whichever doc holds them: a WARM doc whose part the turn ranks among its best
-    shows that part where its first lines would be; a WARM doc whose parts rank low, or whose best part the
-    conversation holds, or is longer than a header, shows its header, as keyword mode always does."""
+    shows that part where its first lines would be; a WARM doc whose parts rank low, or is longer than a header,
+    shows its header, as keyword mode always does; one whose parts the conversation holds is not sent again."""
     from context_router.turn import memory, sections
     from context_router.turn.tiers import WARM_PART_CHARS, Candidate
 
@@ -231,11 +231,12 @@ def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_
     assert a.tier == "WARM" and "## a part 2" in a.text and "What a is." not in a.text
     assert "mention" in a.text  # the hint to expand it stays
     assert "What b is." in b.text and "## b part 3" not in b.text  # 2.0 is under half of the turn's best
-    # The conversation holds a's part: its header, as before.
+    # The conversation holds a's part: the doc is held, neither the part nor its header is sent again.
     held = sections.split(views["a.md"].body() or "")[2].text
     views["a.md"] = doc("a", known={memory.unit(memory.PART, held): 1})
     plan = fit(cands, views, LAYOUT, 10000, 2, 3, relevance={"hot.md": 10.0}, parts=parts)
-    assert "What a is." in plan.entries[1].text
+    assert [e.path for e in plan.entries] == ["hot.md", "b.md"] and "What a is." not in plan.output
+    assert dict(zip(plan.omitted, plan.reasons, strict=True))["a.md"] == "held"
     # A part longer than a header, and keyword mode: the header.
     views["a.md"] = doc("a", size=WARM_PART_CHARS + 10)
     assert "What a is." in fit(cands, views, LAYOUT, 10000, 1, 3, relevance={"hot.md": 10.0},

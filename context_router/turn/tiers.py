@@ -320,10 +320,10 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
         header = memory.unit(memory.HEADER, view.header)
         body = view.body()
         keys = [header]
+        split = split_sections(body) if body is not None else []
         if body is not None:
             # A HOT block before showed the doc's opening (whole, or shortened as a cut shows it): that is what
             # its header would say again.
-            split = split_sections(body)
             opening = split[0].text if split else ""
             keys += [memory.unit(memory.WHOLE, body)]
             keys += [memory.unit(memory.PART, t) for t in (opening, opening_of(opening)) if t]
@@ -331,6 +331,10 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
             if key in view.known:
                 return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
                     view.known[key], "its header is"), False), repeat=view.known[key], saved=len(view.header))
+        held = [view.known[k] for k in (memory.unit(memory.PART, s.text) for s in split[1:]) if k in view.known]
+        if held:
+            return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
+                max(held), "some of its parts are"), False), repeat=max(held), saved=len(view.header))
         return Entry(cand.path, WARM, cand.score,
                      layout.warm(index, cand.path, cand.score, view.header, view.truncated), units=(header,))
     return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, view.header, view.truncated))
