@@ -205,6 +205,25 @@ def test_a_warm_doc_whose_opening_a_cut_sent_is_not_named_again():
     assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("cut.md", "held")]
 
 
+def test_a_warm_doc_some_of_whose_parts_a_cut_sent_is_not_named_again():
+    """A doc cut to one of its parts at one turn (not its opening) and WARM at the next, decaying: the model
+    has the doc's best part, and its header is not sent again. A doc whose parts it does not hold shows its
+    header; keyword mode (no packing) names the held one, as it did."""
+    from context_router.turn import sections
+
+    body = "# W\nwhat the page is about\n\n## Part one\n" + "line\n" * 60 + "\n## Part two\n" + "word\n" * 60
+    header = "# W\nwhat the page is about"
+    part = memory.unit(memory.PART, sections.split(body)[2].text)
+    views = {"hot.md": DocView(lambda: "# H\nthe answer\n", "# H", False, None, {}),
+             "cut.md": DocView(lambda: body, header, True, None, {part: 3}),
+             "new.md": DocView(lambda: body + "x\n", header, True, None, {})}
+    cands = [Candidate("hot.md", 1.0, HOT), Candidate("cut.md", 0.7, WARM), Candidate("new.md", 0.5, WARM)]
+    plan = fit(cands, views, LAYOUT, 10000, 4, 3)
+    assert [e.path for e in plan.entries] == ["hot.md", "new.md"] and "what the page is about" in plan.output
+    assert list(zip(plan.omitted, plan.reasons, strict=True)) == [("cut.md", "held")]
+    assert "cut.md" in [e.path for e in fit(cands, views, LAYOUT, 10000, 4, 3, pack=False).entries]
+
+
 def test_how_to_see_the_rest_of_a_cut_doc_is_said_once_a_conversation():
     """The `ctx show PATH SECTION` hint on a cut doc's last line is told once: a conversation that holds it (on
     a doc of the turn's) is not told again; one that does not, or no memory at all, is."""
