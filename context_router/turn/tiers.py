@@ -327,14 +327,13 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
             opening = split[0].text if split else ""
             keys += [memory.unit(memory.WHOLE, body)]
             keys += [memory.unit(memory.PART, t) for t in (opening, opening_of(opening)) if t]
-        for key in keys:
-            if key in view.known:
-                return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
-                    view.known[key], "its header is"), False), repeat=view.known[key], saved=len(view.header))
-        held = [view.known[k] for k in (memory.unit(memory.PART, s.text) for s in split[1:]) if k in view.known]
-        if held:
+        held = next(((view.known[key], "its header is") for key in keys if key in view.known), None)
+        if held is None:  # a cut sent some of its parts: the model has the doc's best, the header adds little
+            parts = [view.known[k] for k in (memory.unit(memory.PART, s.text) for s in split[1:]) if k in view.known]
+            held = (max(parts), "some of its parts are") if parts else None
+        if held is not None:
             return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
-                max(held), "some of its parts are"), False), repeat=max(held), saved=len(view.header))
+                *held), False), repeat=held[0], saved=len(view.header))
         return Entry(cand.path, WARM, cand.score,
                      layout.warm(index, cand.path, cand.score, view.header, view.truncated), units=(header,))
     return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, view.header, view.truncated))
