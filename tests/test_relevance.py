@@ -104,6 +104,25 @@ def test_a_developers_short_word_finds_the_word_the_docs_write(ctx, tmp_path):
     assert words.content_words("env environment").count("environment") == 1  # said already: once
 
 
+def test_a_prompt_that_points_at_the_docs_asks_for_its_subject(ctx, tmp_path):
+    """Tried as a new user would on a service mesh's docs: "where are the docs for retries" ranked first a short
+    page that says "see the docs" and left the retries page out."""
+    docs = {"features/retries.md": "# Retries and timeouts\n\nFailed requests are retried three times with "
+                                   "backoff; a retry budget caps them.\n" + FILLER + "\n" + FILLER,
+            "features/profiles.md": "# Profiles\n\nOlder per-route settings; see the docs on retries.\n",
+            "features/tap.md": "# Tap\n\nWatch live requests, see the docs.\n" + FILLER,
+            **{f"features/{name}.md": f"# {name.title()}\n\nHow the mesh handles {name}.\n" + FILLER
+               for name in ("egress", "ingress", "multicluster", "tracing", "policy")}}
+    cfg = project(tmp_path, docs)
+    data = turn(ctx, cfg, "where are the docs for retries")
+    assert [f["path"] for f in data["files"]][:1] == ["features/retries.md"], data["files"]
+    assert words.content_words("what do the docs say about retries")[-1:] == ["retries"]
+    assert words.content_words("is that in the docs?") == []
+    # The docs as a subject stay: a docs site, a docs writer, building the docs.
+    assert "docs" in words.content_words("our docs site is fully static")
+    assert "docs" in words.content_words("how do I build the docs locally")
+
+
 def test_the_inflections_of_stop_words_rank_nothing(ctx, tmp_path):
     """A labelled turn: "the card ... seems to slow itself down when it gets hot" ranked first the one page
     whose text says "gets" (an archive job that "gets retried")."""
