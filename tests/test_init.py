@@ -1034,15 +1034,19 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
     assert named.code == 0 and "outside" not in named.out  # a folder named on purpose: nothing to say
 
 
-def test_an_emoji_inside_a_title_is_no_part_of_its_keyword(ctx, tmp_path):
+def test_an_emoji_or_a_symbol_in_a_title_or_heading_is_no_part_of_its_keyword(ctx, tmp_path):
     """Tried as a new user would on a docs framework's site: "Starlight 🌟 Build documentation sites with Astro"
     was a keyword with its star."""
     write_docs(tmp_path / "docs", {"index.md": "# Starlight 🌟 Build docs with Astro\n\nText.\n",
-                                   "c.md": "# C++ 🚀\n\nText.\n"})
+                                   "c.md": "# C++ 🚀\n\nText.\n",
+                                   "checks.md": "# Checks\n\n### √ no clock skew detected\n\nText.\n\n"
+                                                "### Upgrade → rollback\n\nText.\n"})
     assert ctx("init").code == 0
     derived = derived_keywords(tmp_path)
     assert derived["index.md"][0] == "starlight build docs with astro"
     assert derived["c.md"][0] == "c++"
+    # A check mark written as a square root heads each check of a troubleshooting page; an arrow is no word.
+    assert "no clock skew detected" in derived["checks.md"] and "upgrade rollback" in derived["checks.md"]
 
 
 def test_a_link_from_the_sites_root_is_a_related_doc(ctx, tmp_path):

@@ -298,10 +298,12 @@ def _is_symbol(ch: str) -> bool:
 
 
 def _pictograph(ch: str) -> bool:
-    """An emoji or pictograph, or the selector and joiner that build one."""
+    """An emoji or pictograph, the selector and joiner that build one, or another symbol no prompt types: a
+    check mark written `√` (a service mesh's troubleshooting page heads each check `### √ no clock skew
+    detected`, and every one was a keyword with it), an arrow. ASCII symbols stay: the `+` of `C++`."""
     import unicodedata
 
-    return ch in "\ufe0f\u200d" or (not ch.isascii() and unicodedata.category(ch) == "So")
+    return ch in "\ufe0f\u200d" or (not ch.isascii() and unicodedata.category(ch) in ("So", "Sm"))
 
 
 _STEP = re.compile(r"^\s*\d+[.)]\s+")
