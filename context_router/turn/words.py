@@ -124,7 +124,7 @@ def content_words(text: str) -> list[str]:
         candidates: list[str] = []
         pieces: list[str] = []
         bare = chunk.strip(_EDGES).lower()
-        if bare in DOCS_WORDS and _says_where(chunks, i):
+        if bare in _DOCS_WORDS and _says_where(chunks, i):
             prev = bare
             continue
         if bare in PARTICLES and len(prev) > 1 and prev.isalpha() and prev != bare and (
@@ -155,7 +155,7 @@ def content_words(text: str) -> list[str]:
 # "where are the docs for retries", "what do the docs say about it": the prompt points at the docs, it does not
 # ask about them. Tried as a new user would on a service mesh's docs: "docs", in a fifth of its pages ("see the
 # docs"), ranked a short page that says it first and left the retries page out.
-DOCS_WORDS = frozenset({"docs", "doc", "documentation", "manual"})
+_DOCS_WORDS = frozenset({"docs", "doc", "documentation"})
 _POINTING = frozenset({"for", "on", "about", "say", "says", "said", "mention", "mentions", "cover", "covers",
                        "explain", "explains", "describe", "describes", "recommend", "recommends", "suggest",
                        "suggests", "use", "uses", "show", "shows", "talk", "talks"})
