@@ -321,6 +321,31 @@ def test_doctor_says_whether_the_server_runs(tmp_path, monkeypatch):
         server.wait(timeout=WAIT_S)
 
 
+def test_the_server_writes_its_pid_before_its_socket(tmp_path, monkeypatch):
+    """Once the socket is there, `ctx doctor` and `ctx serve --stop` find the server's pid: written after the
+    socket, a doctor run in between said the server was not running."""
+    import socket
+
+    from context_router.store import observe, state
+
+    _, pid_path, _ = _paths(_env(tmp_path, True), monkeypatch)
+    at_bind: list[str | None] = []
+    bind = socket.socket.bind
+
+    def watched(self, address):
+        at_bind.append(Path(pid_path).read_text() if os.path.exists(pid_path) else None)
+        return bind(self, address)
+
+    monkeypatch.setattr(socket.socket, "bind", watched)
+    monkeypatch.setattr(signal, "signal", lambda *_: None)  # the test's own process: no SIGTERM handler
+    monkeypatch.setattr(state, "KEPT", {})
+    monkeypatch.setattr(state, "CLOSE_LATER", [])
+    monkeypatch.setattr(observe, "OBSERVING", {})
+    assert serve.serve(idle=0.01) is True  # no turn comes: it stops idle
+    assert at_bind == [str(os.getpid())]
+    assert not os.path.exists(pid_path)  # and leaves nothing behind
+
+
 def test_where_there_is_no_socket_to_be_had_the_hook_runs_the_turn_itself(monkeypatch):
     def unusable() -> str:
         raise OSError(13, "Permission denied")

@@ -189,11 +189,13 @@ def serve(idle: float = IDLE_S) -> bool:
     try:
         if os.path.exists(sock_path):
             os.unlink(sock_path)  # a dead server's: we hold the lock
+        # The pid first: once the socket is there, running() (`ctx doctor`, `ctx serve --stop`) finds the pid
+        # whole; written after it, a doctor run in between said the server was not running.
+        with open(pid_path, "w", encoding="ascii") as fh:
+            fh.write(str(os.getpid()))
         listener.bind(sock_path)
         os.chmod(sock_path, 0o600)
         listener.listen(16)
-        with open(pid_path, "w", encoding="ascii") as fh:
-            fh.write(str(os.getpid()))
         listener.settimeout(idle)
         state.CLOSE_LATER, state.KEPT = [], {}
         observe.OBSERVING = {}
