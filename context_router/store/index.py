@@ -13,6 +13,7 @@ import time
 
 from ..errors import DocsError
 from ..fences import is_fence
+from ..markup import says_nothing
 from ..records import doc_path, is_doc_file, record
 from . import includes
 
@@ -572,16 +573,23 @@ def claimed_globs(meta: dict[str, Any]) -> tuple[str, ...]:
 
 
 def header_of(body: str, lines: int) -> tuple[str, bool]:
-    """The WARM header: the first `lines` lines, or up to the marker if it comes earlier."""
+    """The WARM header: the first `lines` lines, or up to the marker if it comes earlier; a logo's and badges'
+    markup (markup.py) and the blank lines it leaves are not among them."""
     all_lines = body.splitlines()
-    cut = min(lines, len(all_lines))
-    for i, line in enumerate(all_lines[:cut]):
-        if line.strip() == WARM_MARKER:
+    out: list[str] = []
+    fence = False
+    cut = len(all_lines)
+    for i, line in enumerate(all_lines):
+        if len(out) >= lines or line.strip() == WARM_MARKER:
             cut = i
             break
-    rest = all_lines[cut:]
-    truncated = any(line.strip() and line.strip() != WARM_MARKER for line in rest)
-    return "\n".join(all_lines[:cut]).rstrip(), truncated
+        if is_fence(line):
+            fence = not fence
+        elif not fence and (says_nothing(line) or not line.strip() and (not out or not out[-1].strip())):
+            continue
+        out.append(line)
+    truncated = any(line.strip() and line.strip() != WARM_MARKER for line in all_lines[cut:])
+    return "\n".join(out).rstrip(), truncated
 
 
 def body_of(text: str, rel: str) -> str:

@@ -14,6 +14,7 @@ from collections import Counter
 from functools import lru_cache
 
 from ..fences import is_fence
+from ..markup import says_nothing
 from ..records import record
 
 TYPE_CHECKING = False
@@ -304,7 +305,7 @@ def _with_next_parts(relevance: Mapping[int, float], rest: Sequence[Section], se
 
 def opening_of(text: str) -> str:
     """The start of a doc's opening part, at most OPENING_CHARS at a line's end, without markup that says
-    nothing to a reader (script and style blocks, HTML comments)."""
+    nothing to a reader (script and style blocks, HTML comments, a logo's and badges' lines: markup.py)."""
     lines: list[str] = []
     used = 0
     within = False
@@ -321,6 +322,8 @@ def opening_of(text: str) -> str:
                 skipping = "" if end in low else end
                 break
         else:
+            if not fence and (says_nothing(line) or not line.strip() and (not lines or not lines[-1].strip())):
+                continue  # a logo's or a badge's markup, and the blank lines it leaves, say nothing
             if used + len(line) > OPENING_CHARS and lines:
                 within = bool(line.strip() and lines[-1].strip())  # the cut stops inside a paragraph
                 break
