@@ -700,3 +700,17 @@ def test_in_a_small_folder_a_word_two_docs_hold_names_a_new_topic_and_the_old_pa
     switched = turn(ctx, cfg, "my requests through a socks proxy fail", "--budget", "10000")
     assert tiers_of(switched).get("proxies.md") == HOT
     assert tiers_of(switched).get("timeouts.md") != HOT
+
+
+def test_a_hub_page_is_not_warm_on_breadth():
+    """A changelog that mentions every topic ranks for every prompt: the text ranking makes it neither HOT nor
+    WARM (tried as a new user would on a collector's monorepo: its 295,000-char changelog was WARM on most
+    turns). A page the text ranks as well that is no hub is WARM."""
+    docs = {"batch.md": 10.0, "CHANGELOG.md": 9.0, "queue.md": 8.5}
+    secs = {("batch.md", 1): 10.0, ("CHANGELOG.md", 4): 6.5, ("queue.md", 1): 6.0}
+    turn = lexical.step(["batch", "timeout"], docs, secs, frozenset({"CHANGELOG.md"}), {}, 0.8, 0.25)
+    why = {s.path: s.cause for s in turn.signals}
+    assert why["batch.md"] == "lexical:best" and why["queue.md"].startswith("lexical:0.")
+    assert "CHANGELOG.md" not in why
+    unmarked = lexical.step(["batch", "timeout"], docs, secs, frozenset(), {}, 0.8, 0.25)
+    assert "CHANGELOG.md" in {s.path for s in unmarked.signals}

@@ -381,7 +381,11 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
             share = score / best if best > 0 else 0.0
             if n >= WARM_MAX or share < WARM_SHARE:
                 break
-            if path in hot_paths:
+            # A hub (a changelog, an index) ranks for every prompt: its breadth makes it neither HOT nor WARM.
+            # Tried as a new user would on a collector's monorepo, its 295,000-char changelog was WARM on most
+            # turns (fourteen plain folders: the same answers in context through the hook, 97 chars a
+            # conversation less; piped the answer shown 82.2% -> 82.4%).
+            if path in hot_paths or path in hubs:
                 continue
             signals.append(Signal(path, FLOOR, warm + share * (ceiling - warm), f"lexical:{share:.2f}"))
             n += 1
