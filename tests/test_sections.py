@@ -118,7 +118,9 @@ def test_a_hub_page_is_not_hot_on_breadth(ctx, tmp_path):
 
 
 def test_changelogs_are_hubs():
-    assert sections.is_hub("CHANGELOG.md", "# Changes\n\nFixed a bug.\n")
+    for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md"):
+        assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
+    assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
 
 
 def test_a_long_section_is_cut_into_parts_that_keep_the_text():

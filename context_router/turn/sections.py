@@ -475,6 +475,9 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
 
 HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
                        "summary", "sitemap"})
+LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
+# one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
+# its Go API changelog was WARM beside the right pages
 HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
 HUB_MIN_LINKS = 6
 
@@ -487,7 +490,8 @@ def is_hub(path: str, body: str) -> bool:
     changelog), or says next to nothing itself (an API stub page of a few lines, a landing page of badges and
     HTML): it mentions every topic, or only names one, so it must not win a turn on breadth or on its title."""
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    if stem in HUB_NAMES:
+    if stem in HUB_NAMES or any(stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".")
+                                for name in LOG_NAMES):
         return True
     prose = links = prose_chars = markup = 0
     fenced = False
