@@ -32,7 +32,11 @@ def big(tmp_path: Path) -> Path:
     age_folders(tmp_path / "docs")
     cfg = tmp_path / "config.yaml"
     cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
-    route(TurnRequest("warm up"), str(cfg))  # the index is built and the folders are remembered
+    # The index is built here, in this process: a turn that found it unfinished would start a background
+    # indexer, and one that takes the lock only once its interpreter is up (on a busy machine, after
+    # wait_for_indexer looked) serves a test's next turn read-only, without the change it tests.
+    assert with_workspace(indexer.run, str(cfg))
+    route(TurnRequest("warm up"), str(cfg))  # the folders are remembered
     route(TurnRequest("warm up"), str(cfg))
     wait_for_indexer(tmp_path)
     return cfg
