@@ -286,6 +286,9 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
     return False, (tokens, now)
 
 
+RECENT = index.Recent(4_000_000)  # chars of the docs' texts a process keeps between its turns
+
+
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
            ranked_sections: Mapping[str, Mapping[int, float]],
            known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0) -> dict[str, tiers.DocView]:
@@ -294,15 +297,23 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
     cfg = ws.config
     views: dict[str, tiers.DocView] = {}
     for path, doc in ws.store.docs(paths).items():
-        # An oversized doc is shown by its header only: read just enough bytes to find it.
-        text = index.read_doc(cfg.docs_root, doc.path,
-                               limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
-        if text is None:
-            continue
-        whole = render.doc_text(index.body_of(text, doc.path))
-        header, truncated = index.header_of(whole, cfg.warm.lines)
-        if doc.oversize:
-            whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
+        key = (cfg.docs_root, doc.path, cfg.warm.lines)
+        ident = None if doc.oversize else index.identity(cfg.docs_root, doc.path)  # before the read: a later
+        # change gives the file another identity
+        kept = RECENT.get(key, ident)
+        if kept is not None:
+            whole, header, truncated = kept
+        else:
+            # An oversized doc is shown by its header only: read just enough bytes to find it.
+            text, alone = index.read_doc_alone(cfg.docs_root, doc.path,
+                                               limit=min(cfg.max_doc_bytes, 256 * 1024) if doc.oversize else None)
+            if text is None:
+                continue
+            whole = render.doc_text(index.body_of(text, doc.path))
+            header, truncated = index.header_of(whole, cfg.warm.lines)
+            if doc.oversize:
+                whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
+            RECENT.put(key, ident if alone else None, (whole, header, truncated), len(whole))
 
         def body(whole: str = whole) -> str:
             return whole

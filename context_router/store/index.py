@@ -383,8 +383,68 @@ def read_text(root: str, rel: str, limit: int | None = None) -> str | None:
 def read_doc(root: str, rel: str, limit: int | None = None) -> str | None:
     """A doc's text as its site builds it: read_text, with the files its include lines name in their place
     (store/includes.py)."""
+    return read_doc_alone(root, rel, limit)[0]
+
+
+def read_doc_alone(root: str, rel: str, limit: int | None = None) -> tuple[str | None, bool]:
+    """read_doc, and whether the text stands alone: it names no other file, so its own file says whether it
+    changed (Recent may keep what was made of it)."""
     text = read_text(root, rel, limit)
-    return includes.expand(text, root, rel, read_bytes) if text is not None else None
+    if text is None:
+        return None, False
+    if not includes.has_includes(text):
+        return text, True
+    return includes.expand(text, root, rel, read_bytes), False
+
+
+now_ns = time.time_ns  # the clock identity() reads (a test sets it)
+
+
+def identity(root: str, rel: str) -> tuple[int, ...] | None:
+    """The file at `rel` as the system knows it now (device, inode, size, modified and changed times): the
+    same identity, the same bytes, as the index itself assumes of a doc's size and mtime. None: not a
+    regular file with one name, or one changed so lately (RACY_NS) that a second write within the clock's
+    tick would keep its times."""
+    try:
+        st = os.stat(os.path.join(root, rel))
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        return None
+    if now_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+class Recent:
+    """What a long-lived process (the hook server, `ctx mcp`, `ctx watch`) made of the docs it read last, kept
+    by the file's identity when read: the docs a conversation is on come back turn after turn, and a turn read
+    each of them again (at 1,000 docs, reading, cleaning and heading the ~11 docs a turn weighs was half of a
+    served turn's own work). At most `max_chars` of texts are kept, the least recently used going first."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
+        self._items: dict[Any, tuple[tuple[int, ...], Any, int]] = {}
+
+    def get(self, key: Any, ident: tuple[int, ...] | None) -> Any:
+        """What was kept for `key` while its file had this identity, else None."""
+        item = self._items.get(key)
+        if item is None or ident is None or item[0] != ident:
+            return None
+        self._items[key] = self._items.pop(key)  # the most recently used go last
+        return item[1]
+
+    def put(self, key: Any, ident: tuple[int, ...] | None, value: Any, chars: int) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.chars -= old[2]
+        if ident is None or chars > self.max_chars:
+            return
+        while self._items and self.chars + chars > self.max_chars:
+            self.chars -= self._items.pop(next(iter(self._items)))[2]
+        self._items[key] = (ident, value, chars)
+        self.chars += chars
 
 
 def _front_matter_block(text: str) -> tuple[str | None, str]:
