@@ -39,6 +39,12 @@ def says_nothing(line: str) -> bool:
     return True
 
 
+def leaves_out(line: str, before: str | None) -> bool:
+    """Whether a reader's opening of a doc leaves this line out (outside a code block): markup that says nothing,
+    or a blank line at the start (`before` is None) or after another blank line, as such markup leaves them."""
+    return says_nothing(line) or not line.strip() and (before is None or not before.strip())
+
+
 def _without_tags(text: str) -> str | None:
     """The text with its HTML tags taken out; None when a tag is left open (it goes on on the next line, or a
     `<` is not a tag's) or something other than a tag or an image is left."""

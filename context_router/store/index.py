@@ -13,7 +13,7 @@ import time
 
 from ..errors import DocsError
 from ..fences import is_fence
-from ..markup import says_nothing
+from ..markup import leaves_out
 from ..records import doc_path, is_doc_file, record
 from . import includes
 
@@ -417,7 +417,7 @@ def identity(root: str, rel: str) -> tuple[int, ...] | None:
 
 
 class Recent:
-    """What a long-lived process (the hook server, `ctx mcp`, `ctx watch`) made of the docs it read last, kept
+    """What a long-lived process (the hook server, `ctx mcp`) made of the docs it read last, kept
     by the file's identity when read: the docs a conversation is on come back turn after turn, and a turn read
     each of them again (at 1,000 docs, reading, cleaning and heading the ~11 docs a turn weighs was half of a
     served turn's own work). At most `max_chars` of texts are kept, the least recently used going first."""
@@ -645,7 +645,7 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
             break
         if is_fence(line):
             fence = not fence
-        elif not fence and (says_nothing(line) or not line.strip() and (not out or not out[-1].strip())):
+        elif not fence and leaves_out(line, out[-1] if out else None):
             continue
         out.append(line)
     truncated = any(line.strip() and line.strip() != WARM_MARKER for line in all_lines[cut:])

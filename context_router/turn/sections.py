@@ -14,7 +14,7 @@ from collections import Counter
 from functools import lru_cache
 
 from ..fences import is_fence
-from ..markup import says_nothing
+from ..markup import leaves_out
 from ..records import record
 
 TYPE_CHECKING = False
@@ -322,7 +322,7 @@ def opening_of(text: str) -> str:
                 skipping = "" if end in low else end
                 break
         else:
-            if not fence and (says_nothing(line) or not line.strip() and (not lines or not lines[-1].strip())):
+            if not fence and leaves_out(line, lines[-1] if lines else None):
                 continue  # a logo's or a badge's markup, and the blank lines it leaves, say nothing
             if used + len(line) > OPENING_CHARS and lines:
                 within = bool(line.strip() and lines[-1].strip())  # the cut stops inside a paragraph
