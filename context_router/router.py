@@ -361,7 +361,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget)),
                      layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
-                     ranked_sections)
+                     ranked_sections, hit)
 
 
 def scores_at(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], turn: int) -> dict[str, FileScore]:

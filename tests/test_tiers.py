@@ -209,6 +209,34 @@ def test_the_leading_docs_next_part_goes_before_a_weaker_docs_best_part_of_about
     assert "## b part 1" not in text  # ... before 8.5 in a doc whose best is 85% of the turn's best
 
 
+def test_a_doc_the_prompt_names_by_keyword_is_shown_beside_docs_whose_parts_rank_higher():
+    """Tried as a new user would on a collector's component reference: "I'm replacing our hostPath log mount with
+    loki.source.kubernetes ... what labels does it attach?" hit that page's keyword, its WARM line's promise,
+    yet two pages whose big examples ranked higher took the HOT room and it was left out. A doc a keyword of this
+    prompt hit has room for its opening and best part before the other parts are shared out."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    def doc(name: str, ranked: dict[int, float]) -> DocView:
+        body = f"# {name}\n\nWhat {name} is.\n" + "".join(f"\n## {name} part {j}\n" + "q" * 2500 + "\n"
+                                                          for j in range(1, 5))
+        return DocView(lambda: body, f"# {name}", True,
+                       lambda room, sent, hint: sections.cut(body, room, ranked, f"{name}.md", f"# {name}", sent, hint))
+
+    ranks = {"big1.md": {1: 30.0, 2: 29.0, 3: 28.0}, "big2.md": {1: 29.0, 2: 28.0}, "named.md": {2: 20.0, 3: 5.0}}
+    docs = {p: doc(p[:-3], r) for p, r in ranks.items()}
+    cands = [Candidate(p, 1.0, "HOT") for p in ranks]
+    relevance = {p: max(r.values()) for p, r in ranks.items()}
+    before = fit(cands, docs, LAYOUT, 10000, 1, 3, relevance=relevance, parts=ranks)
+    assert "named.md" not in [e.path for e in before.entries if e.tier == "HOT"]  # the parts' ranking alone
+    plan = fit(cands, docs, LAYOUT, 10000, 1, 3, relevance=relevance, parts=ranks, named=frozenset({"named.md"}))
+    assert len(plan.output) <= 10000
+    shown = {e.path: e for e in plan.entries}
+    assert shown["named.md"].tier == "HOT" and "## named part 2" in shown["named.md"].text  # its best part
+    assert "## named part 3" not in shown["named.md"].text
+    assert "## big1 part 1" in shown["big1.md"].text  # the turn's best part still leads
+
+
 def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_its_header():
     """The turn's best sections, whichever doc holds them: a WARM doc whose part the turn ranks among its best
     shows that part where its first lines would be; a WARM doc whose parts rank low, or is longer than a header,

@@ -153,13 +153,14 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
         relevance: Mapping[str, float] | None = None, pack: bool = True,
-        parts: Mapping[str, Mapping[int, float]] | None = None) -> Plan:
+        parts: Mapping[str, Mapping[int, float]] | None = None, named: frozenset[str] = frozenset()) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
     the conversation; the HOT docs share the budget in that order (else in rank order). pack: HOT docs share
     the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
-    what it needs of what is left, in rank order."""
+    what it needs of what is left, in rank order. named: the docs this prompt's keywords hit; each has room for
+    its opening and its best part before the other parts are shared out."""
     if pack and relevance:
         # The HOT docs are printed by their best part, best first: the turn's best sections lead the output,
         # whichever doc holds them (the caps and tiers were settled by rank before).
@@ -190,7 +191,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     rooms = None
     if pack:
         share = PART_SHARE * bar(budget)
-        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, share) if parts
+        rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, share, named) if parts
                  else _rooms(cands, views, layout, measure, relevance or {}, pool))
     placed: dict[str, int] = {}  # the parts this turn's blocks print, by content (memory.unit)
     for i, cand in enumerate(cands):
@@ -418,13 +419,15 @@ def bar(budget: int) -> float:
 
 def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
                    measure: Callable[[str], int], parts: Mapping[str, Mapping[int, float]],
-                   relevance: Mapping[str, float], pool: int, share: float = PART_SHARE) -> dict[str, int]:
+                   relevance: Mapping[str, float], pool: int, share: float = PART_SHARE,
+                   named: frozenset[str] = frozenset()) -> dict[str, int]:
     """The room of each HOT doc, from the turn's best parts across all of them (those at least `share` of the
     best): the parts are taken best first, whichever doc holds them, while they fit in `pool` (a doc's first
     part also pays for its opening and its lines); a doc is shown whole when it is small, or when its whole
     costs no more than the parts it earned.
     A HOT doc with no ranked part but its opening (a keyword or a pin made it HOT) gets room for its opening and
-    first part."""
+    first part, and a doc a keyword of this prompt hit (`named`) room for its opening and best part before any
+    doc's parts are shared out: the prompt named the page, and its WARM line promised that naming it shows it."""
     hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
     order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
     whole: dict[str, int] = {}
@@ -434,6 +437,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     left = max(0, pool)
     small = SMALL_SHARE * left
     items: list[tuple[float, int, str, int]] = []
+    paid: set[tuple[str, int]] = set()  # (doc, part) whose room a doc was given before the parts are shared out
     for rank_, (i, cand) in enumerate(order):
         view = views[cand.path]
         body = view.body()
@@ -454,11 +458,13 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 <= j < len(split) and v > 0}
         if split and 0 in ranked:
             sizes[cand.path][0] = max(0, sizes[cand.path][0] - opening)
-        items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
-        if not any(j > 0 for j in ranked):
-            room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][1] if len(split) > 1 else 0))
+        if cand.path in named or not any(j > 0 for j in ranked):
+            best = max((j for j in ranked if j > 0), key=ranked.__getitem__, default=1)
+            room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][best] if best < len(split) else 0))
             rooms[cand.path] = room
             left -= room
+            paid.add((cand.path, best))
+        items += [(v, rank_, cand.path, j) for j, v in ranked.items()]
     top = max((v for v, _, _, _ in items), default=0.0)
     lead: dict[str, float] = {}  # each doc's best part, as a share of the turn's best
     for v, _, path, _ in items:
@@ -466,7 +472,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     # A part's place in line is its score weighed by its doc's lead (to the power DOC_PRIOR): the doc with the
     # turn's best part is where more of the answer is, and a weaker doc's parts also cost its opening.
     for v, _, path, j in sorted(items, key=lambda t: (-t[0] * lead[t[2]] ** DOC_PRIOR, t[1], t[3])):
-        if v < share * top:
+        if v < share * top or (path, j) in paid:
             continue
         cost = sizes[path][j] + (0 if path in rooms else fixed[path])
         if cost <= left:
