@@ -153,7 +153,8 @@ def test_a_cut_fits_its_room_quotes_the_doc_and_skips_what_was_sent(body, room, 
         assert parts[j].text in done.text or j == 0
     for block in done.text.split("\n\n"):
         if not block.startswith("... [") and "(part)\n" not in block:
-            assert block.strip("\n") in body or block in sections.opening_of(body)
+            # ... or the header's start, printed when not even the opening fits
+            assert block.strip("\n") in body or block in sections.opening_of(body) or block in "# T"
 
 
 def test_a_held_best_part_does_not_let_weak_parts_fill_the_room():
