@@ -28,7 +28,7 @@ from .workspace import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
     from .config import Config
@@ -325,7 +325,12 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             if not relevance and section_query:
                 parts = [(s.title, s.text) for s in sections.split(whole)]
                 relevance = dict(ws.store.lexical_sections(parts, section_query, lexical.SECTION_WEIGHTS))
-            return sections.cut(whole, room, relevance, doc.path, header, sent, hint, sections.PART_FLOOR * bar)
+            rank = None
+            if section_query:
+                def rank(texts: Sequence[str], query: str = section_query) -> dict[int, float]:
+                    return dict(ws.store.lexical_sections([("", t) for t in texts], query, lexical.SECTION_WEIGHTS))
+            return sections.cut(whole, room, relevance, doc.path, header, sent, hint, sections.PART_FLOOR * bar,
+                                rank)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
                                     known.get(path, {}) if known is not None else None)

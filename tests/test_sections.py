@@ -460,3 +460,30 @@ def test_no_part_opens_inside_an_indented_code_block():
     assert parts[2].count("def validate_title") == 40 and parts[3] == "After."
     tabs = "## Tabs\n\n```py\nx = 1\n```\n\n" + "=== \"Python\"\n\n" + ("    " + "word " * 60 + "\n\n") * 8
     assert len(sections.split(tabs)) > 1
+
+
+def test_a_part_too_big_for_the_room_shows_its_best_stretch_as_code():
+    """Tried as a new user would on a monitoring system's configuration reference: `<remote_write>` is one
+    8,600-char YAML block, a part no hook turn's room holds, so "which queue_config settings control
+    concurrency?" never showed `max_shards`. A matching part too big for the room shows its best stretch,
+    ranked as the turn ranks text, inside the block's fences; it is not counted as sent."""
+    keys = "".join(f"# Setting number {i} of the remote endpoint.\n[ setting_{i}: <int> | default = {i} ]\n\n"
+                   for i in range(120))
+    body = ("# Configuration\n\nThe file.\n\n### `<remote_write>`\n\nWrite relabeling first.\n\n```yaml\n" + keys
+            + "# Maximum number of shards, i.e. amount of concurrency.\n[ max_shards: <int> | default = 50 ]\n\n"
+            + keys + "```\n\nThere is a list of integrations.\n")
+    parts = sections.split(body)
+    big = next(j for j, s in enumerate(parts) if "max_shards" in s.text)
+    assert len(parts[big].text) > sections.STRETCH_FROM
+
+    def rank(texts):  # the turn's ranking of pieces of text: here, how often they say "concurrency"
+        return {i: float(t.count("concurrency")) for i, t in enumerate(texts) if "concurrency" in t}
+
+    done = sections.cut(body, 3000, {big: 9.0}, "configuration.md", "# Configuration", rank=rank)
+    assert done is not None and len(done.text) <= 3000
+    assert "### `<remote_write>` (part)\n```yaml\n# Maximum number of shards" in done.text
+    stretch = done.text[done.text.index("```yaml"):]
+    assert stretch.count("```") == 2 and "[...]" in stretch  # fenced, and said to go on
+    assert big not in done.parts  # not all of it was sent
+    without = sections.cut(body, 3000, {big: 9.0}, "configuration.md", "# Configuration")
+    assert without is not None and "max_shards" not in without.text

@@ -237,6 +237,25 @@ def test_a_doc_the_prompt_names_by_keyword_is_shown_beside_docs_whose_parts_rank
     assert "## big1 part 1" in shown["big1.md"].text  # the turn's best part still leads
 
 
+def test_a_part_too_big_for_the_room_left_earns_the_room_of_a_stretch():
+    """A doc whose best part is a whole configuration file in one code block (8,600 chars) gets the room of a
+    stretch of it (sections.cut shows its best stretch) when the room left cannot hold the part."""
+    from context_router.turn import sections, tiers
+    from context_router.turn.tiers import Candidate
+
+    keys = "".join(f"# Setting {i}.\n[ setting_{i}: <int> | default = {i} ]\n\n" for i in range(200))
+    big = "# Configuration\n\nThe file.\n\n## Remote write\n\n```yaml\n" + keys + "```\n"
+    small = "# Guide\n\nA guide.\n" + "".join(f"\n## Step {j}\n\n" + "s" * 900 + "\n" for j in range(1, 6))
+    docs = {"config.md": DocView(lambda: big, "# Configuration", True),
+            "guide.md": DocView(lambda: small, "# Guide", True)}
+    cands = [Candidate("guide.md", 1.0, "HOT"), Candidate("config.md", 1.0, "HOT")]
+    parts = {"guide.md": {j: 9.0 for j in range(1, 6)}, "config.md": {1: 10.0}}
+    assert len(sections.split(big)[1].text) > 2 * tiers.STRETCH_CHARS
+    rooms = tiers._section_rooms(cands, docs, LAYOUT, len, parts, {"guide.md": 9.0, "config.md": 10.0}, 6000)
+    assert tiers.STRETCH_CHARS <= rooms["config.md"] < len(sections.split(big)[1].text)
+    assert sum(rooms.values()) <= 6000 and rooms["guide.md"] > 0  # the guide's parts have the rest
+
+
 def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_its_header():
     """The turn's best sections, whichever doc holds them: a WARM doc whose part the turn ranks among its best
     shows that part where its first lines would be; a WARM doc whose parts rank low, or is longer than a header,

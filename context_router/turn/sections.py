@@ -19,7 +19,7 @@ from ..records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 MAX_LEVEL = 3  # `##` and `###` open sections; deeper headings stay inside theirs
 LEFT_OUT_NAMES = 100  # chars of section titles a line names (240 in a cut doc's line cost 1,300 chars a
@@ -234,13 +234,15 @@ class Cut:
 
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
-        sent: Mapping[int, int] | None = None, hint: bool = True, floor: float = PART_FLOOR) -> Cut | None:
+        sent: Mapping[int, int] | None = None, hint: bool = True, floor: float = PART_FLOOR,
+        rank: Callable[[Sequence[str]], Mapping[int, float]] | None = None) -> Cut | None:
     """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
     turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
     line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
     not printed again, and a line says so. hint: the closing line says how to see the rest (`ctx show`; once
-    a turn is enough). floor: a part is added when it scores at least this share of the doc's best. None when
-    not even the opening and the lines fit."""
+    a turn is enough). floor: a part is added when it scores at least this share of the doc's best. rank: how
+    the turn ranks pieces of text (index -> score); with it, the doc's best part that is too big for the room
+    shows its best stretch (_stretch). None when not even the opening and the lines fit."""
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
@@ -263,11 +265,21 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
         opening, short = sections[0].text.strip("\n"), False
+    stretched: set[int] = set()  # a part too big for the room, shown as its best stretch: not all of it is sent
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
         if j in new and (relevance[j] >= floor * top or not kept and relevance[j] > 0):
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
+                if rank is not None and not stretched and j > 0 and len(rest[j - 1].text) > STRETCH_FROM:
+                    whole = rest
+                    rest = _stretched(rest, j, room - len(compose(opening, kept, short)), rank)
+                    kept.add(j)
+                    if len(compose(opening, kept, short)) > room:
+                        rest = whole
+                        kept.discard(j)
+                    else:
+                        stretched.add(j)
     # Nothing matched, or nothing that matched fits: the doc's first sections, in order; but a doc the
     # conversation holds parts of gets nothing new that the turn did not ask for.
     if not kept and not sent:
@@ -278,10 +290,74 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
                 break
     text = compose(opening, kept, short)
     if len(text) <= room:
-        return Cut(text, frozenset(kept | ({0} if opening and sections[0].text else set())))
+        return Cut(text, frozenset(kept - stretched | ({0} if opening and sections[0].text else set())))
     opening = "" if 0 in sent else opening_of(header)
     text = compose(opening, set(), True)
     return Cut(text, frozenset()) if len(text) <= room else None
+
+
+STRETCH_FROM = 3000  # a part longer than this that does not fit shows its best stretch (_stretch)
+
+
+def _stretched(rest: list[Section], j: int, left: int,
+               rank: Callable[[Sequence[str]], Mapping[int, float]]) -> list[Section]:
+    """The parts with part `j` as its best stretch that fits in `left` chars (as it is shown without the part
+    before it), or as they are when none does."""
+    section = rest[j - 1]
+    piece = _stretch(section.text, left - len(section.title) - 20, rank)
+    if piece is None:
+        return rest
+    shown = list(rest)
+    shown[j - 1] = Section(section.title, section.level, piece, max(1, section.part), parent=section.parent)
+    return shown
+
+
+def _stretch(text: str, room: int, rank: Callable[[Sequence[str]], Mapping[int, float]]) -> str | None:
+    """The stretch of a part that the turn ranks best, at most `room` chars: its best paragraph (blank-line
+    separated, inside a code block too) and the ones after it while they fit, in a code block's fences when it
+    starts or ends inside one. Tried as a new user would on a monitoring system's configuration reference:
+    `<remote_write>` is one 8,600-char YAML block, a part no hook turn's room holds, so "which queue_config
+    settings control concurrency?" never showed `max_shards`."""
+    lines = text.split("\n")
+    paras: list[tuple[int, int, str]] = []  # (first line, line after the last, the fence open at its start)
+    opener, first, at = "", -1, ""
+    for k, line in enumerate([*lines, ""]):
+        if line.strip() and first < 0:
+            first, at = k, opener
+        elif not line.strip() and first >= 0:
+            paras.append((first, k, at))
+            first = -1
+        if k < len(lines) and is_fence(line):
+            opener = "" if opener else line
+    if len(paras) < 2:
+        return None
+    scores = rank(["\n".join(lines[a:b]) for a, b, _ in paras])
+    best = max(range(len(paras)), key=lambda i: (scores.get(i, 0.0), -i))
+    if scores.get(best, 0.0) <= 0:
+        return None
+    a, b, at = paras[best]
+    end = b
+    for _, b2, _ in paras[best + 1:]:
+        if len("\n".join(lines[a:b2])) + len(at) + 20 > room:
+            break
+        end = b2
+    body = lines[a:end]
+    fence = at
+    for line in body:
+        if is_fence(line):
+            fence = "" if fence else line
+    out = ([at] if at else []) + body + ([_closing(fence)] if fence else [])
+    if end < len(lines):
+        out.append(GOES_ON)
+    piece = "\n".join(out)
+    return piece if len(piece) <= room else None
+
+
+def _closing(opener: str) -> str:
+    """The fence that closes the block `opener` opens (its indent and its run of backticks or tildes)."""
+    bare = opener.lstrip()
+    mark = bare[0]
+    return opener[:len(opener) - len(bare)] + mark * (len(bare) - len(bare.lstrip(mark)))
 
 
 HELD_NEXT = 1.0  # of a held part's score: the next part of its section ranks so, when the held part ranks among

@@ -408,6 +408,7 @@ DOC_PRIOR = 1.0  # replayed at 10,000 chars on nine plain folders: 0 79.8% in co
 # 0.5 79.7% at 59,100, 1 79.9% at 58,700 (noise 57.1% -> 54.9%), 2 78.4% at 57,200; leave-one-corpus-out picks 1 on 12
 # of 14 folds
 CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
+STRETCH_CHARS = 1500  # the room of a stretch of a part too big for the room left (sections._stretch)
 
 
 def bar(budget: int) -> float:
@@ -438,6 +439,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     small = SMALL_SHARE * left
     items: list[tuple[float, int, str, int]] = []
     paid: set[tuple[str, int]] = set()  # (doc, part) whose room a doc was given before the parts are shared out
+    stretched: set[str] = set()  # the docs given room for a stretch of a part too big for the room
     for rank_, (i, cand) in enumerate(order):
         view = views[cand.path]
         body = view.body()
@@ -475,6 +477,11 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         if v < share * top or (path, j) in paid:
             continue
         cost = sizes[path][j] + (0 if path in rooms else fixed[path])
+        if cost > left and sizes[path][j] > STRETCH_CHARS and path not in stretched:
+            # A part too big for the room left (a reference's whole configuration file in one code block) earns
+            # the room of its best stretch (sections.cut shows it).
+            cost = STRETCH_CHARS + (0 if path in rooms else fixed[path])
+            stretched.add(path)
         if cost <= left:
             rooms[path] = rooms.get(path, 0) + cost
             left -= cost
