@@ -241,8 +241,9 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
     not printed again, and a line says so. hint: the closing line says how to see the rest (`ctx show`; once
     a turn is enough). floor: a part is added when it scores at least this share of the doc's best. rank: how
-    the turn ranks pieces of text (index -> score); with it, the doc's best part that is too big for the room
-    shows its best stretch (_stretch). None when not even the opening and the lines fit."""
+    the turn ranks pieces of text (index -> score); with it, the first matching part over STRETCH_FROM chars
+    that is too big for the room shows its best stretch (_stretch). None when not even the opening and the
+    lines fit."""
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
@@ -272,11 +273,11 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
             if len(compose(opening, kept, short)) > room:
                 kept.discard(j)
                 if rank is not None and not stretched and j > 0 and len(rest[j - 1].text) > STRETCH_FROM:
-                    whole = rest
+                    before = rest
                     rest = _stretched(rest, j, room - len(compose(opening, kept, short)), rank)
                     kept.add(j)
                     if len(compose(opening, kept, short)) > room:
-                        rest = whole
+                        rest = before
                         kept.discard(j)
                     else:
                         stretched.add(j)
