@@ -16,3 +16,10 @@ def is_fence(line: str) -> bool:
     if mark not in ("```", "~~~"):
         return False
     return mark == "~~~" or "`" not in bare.lstrip("`")
+
+
+def closing_fence(opener: str) -> str:
+    """The fence that closes the block `opener` opens: its indent and its run of backticks or tildes."""
+    bare = opener.lstrip()
+    mark = bare[0]
+    return opener[:len(opener) - len(bare)] + mark * (len(bare) - len(bare.lstrip(mark)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from ..fences import is_fence
+from ..fences import closing_fence, is_fence
 from ..markup import leaves_out
 from ..records import record
 
@@ -347,18 +347,11 @@ def _stretch(text: str, room: int, rank: Callable[[Sequence[str]], Mapping[int, 
     for line in body:
         if is_fence(line):
             fence = "" if fence else line
-    out = ([at] if at else []) + body + ([_closing(fence)] if fence else [])
+    out = ([at] if at else []) + body + ([closing_fence(fence)] if fence else [])
     if end < len(lines):
         out.append(GOES_ON)
     piece = "\n".join(out)
     return piece if len(piece) <= room else None
-
-
-def _closing(opener: str) -> str:
-    """The fence that closes the block `opener` opens (its indent and its run of backticks or tildes)."""
-    bare = opener.lstrip()
-    mark = bare[0]
-    return opener[:len(opener) - len(bare)] + mark * (len(bare) - len(bare.lstrip(mark)))
 
 
 HELD_NEXT = 1.0  # of a held part's score: the next part of its section ranks so, when the held part ranks among
