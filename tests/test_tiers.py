@@ -254,6 +254,11 @@ def test_a_part_too_big_for_the_room_left_earns_the_room_of_a_stretch():
     rooms = tiers._section_rooms(cands, docs, LAYOUT, len, parts, {"guide.md": 9.0, "config.md": 10.0}, 6000)
     assert tiers.STRETCH_CHARS <= rooms["config.md"] < len(sections.split(big)[1].text)
     assert sum(rooms.values()) <= 6000 and rooms["guide.md"] > 0  # the guide's parts have the rest
+    # Named by a keyword of the prompt, it is given its room first: a stretch's, not the whole part's.
+    rooms = tiers._section_rooms(cands, docs, LAYOUT, len, parts, {"guide.md": 9.0, "config.md": 10.0}, 6000,
+                                 named=frozenset({"config.md"}))
+    assert tiers.STRETCH_CHARS <= rooms["config.md"] < 6000 // 2
+    assert sum(rooms.values()) <= 6000 and rooms["guide.md"] > 0
 
 
 def test_a_warm_doc_that_holds_one_of_the_turns_best_parts_shows_it_in_place_of_its_header():

@@ -462,7 +462,11 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
             sizes[cand.path][0] = max(0, sizes[cand.path][0] - opening)
         if cand.path in named or not any(j > 0 for j in ranked):
             best = max((j for j in ranked if j > 0), key=ranked.__getitem__, default=1)
-            room = min(whole[cand.path], fixed[cand.path] + (sizes[cand.path][best] if best < len(split) else 0))
+            size = sizes[cand.path][best] if best < len(split) else 0
+            if fixed[cand.path] + size > left and size > STRETCH_CHARS:
+                size = STRETCH_CHARS  # a best part too big for the room: its best stretch, as below
+                stretched.add(cand.path)
+            room = min(whole[cand.path], fixed[cand.path] + size)
             rooms[cand.path] = room
             left -= room
             paid.add((cand.path, best))
