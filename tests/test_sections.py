@@ -430,6 +430,9 @@ def test_the_openings_later_part_and_a_doc_of_only_an_opening_read_right():
     done = sections.cut(body, 2500, {2: 1.0}, "t.md", "Intro.")
     assert done is not None and " (part)" not in done.text
     assert done.text.endswith("[cut; not shown: the rest of the opening: `ctx show t.md`] ...")
+    # Cut to its first lines, it says the same: not "(1 of 1 sections)", which reads as if nothing were shown.
+    done = sections.cut(body, 1500, {}, "t.md", "Intro.")
+    assert done is not None and done.text.endswith("[cut; not shown: the rest of the opening: `ctx show t.md`] ...")
 
 
 def test_a_part_whose_section_goes_on_unshown_says_so():

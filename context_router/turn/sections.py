@@ -539,7 +539,7 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
         return line.replace(", ..., ...", ", ...")
     # A doc with no section but its opening is seen whole by `ctx show PATH`: no SECTION names the rest of it.
     how = "" if not hint else f": `ctx show {path}`" if ordered == [REST_OF_OPENING] else f": `ctx show {path} SECTION`"
-    count = f" ({len(skipped)} of {total} sections)" if total else ""
+    count = f" ({len(skipped)} of {total} sections)" if total and ordered != [REST_OF_OPENING] else ""
     return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 
 
