@@ -37,7 +37,11 @@ def shared_of(i: int) -> tuple[str, str]:
     return shared_keyword(i % SHARED_KEYWORDS), shared_keyword((i // SHARED_KEYWORDS * 7 + i + 1) % SHARED_KEYWORDS)
 
 
-def doc_text(i: int, n: int, rng: random.Random) -> str:
+SECTIONS = 4  # a doc's sections: its opening, Topology, Quick Health and its notes
+
+
+def doc_text(i: int, n: int, rng: random.Random, sections: int = SECTIONS) -> str:
+    """A doc of about 4 KB; with more than SECTIONS sections its notes are cut into `## Notes K` sections."""
     me = name(i)
     peers = [name(rng.randrange(n)) for _ in range(3)]
     lines = [
@@ -55,11 +59,18 @@ def doc_text(i: int, n: int, rng: random.Random) -> str:
     ]
     lines += [f"| svc-{k} | {8000 + k} | {p} |" for k, p in enumerate(peers)]
     lines += ["", "## Quick Health", "", "```bash", f"curl -s {me}:8000/healthz", "```", "",
-              "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->", "", "## Notes", ""]
+              "<!-- WARM CONTEXT ENDS ABOVE THIS LINE -->", ""]
     body = "\n".join(lines) + "\n"
-    while len(body) < 4000:
-        body += FILLER
-    return body + "\n"
+    notes = ""
+    while len(body) + len("## Notes\n\n") + len(notes) < 4000:
+        notes += FILLER
+    if sections <= SECTIONS:
+        return body + "## Notes\n\n" + notes + "\n"
+    parts = sections - SECTIONS + 1
+    sentences = notes.split(". ")
+    size = -(-len(sentences) // parts)
+    return body + "".join(f"## Notes {k + 1}\n\n" + ". ".join(sentences[k * size:(k + 1) * size]).strip() + "\n\n"
+                          for k in range(parts))
 
 
 def path_of(i: int) -> str:
@@ -67,13 +78,13 @@ def path_of(i: int) -> str:
     return f"{kind}/g{i // 500:03d}/{name(i)}.md"
 
 
-def generate(n: int, out: Path, seed: int = 7) -> Path:
+def generate(n: int, out: Path, seed: int = 7, sections: int = SECTIONS) -> Path:
     rng = random.Random(seed)
     docs = out / "docs"
     for i in range(n):
         target = docs / path_of(i)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(doc_text(i, n, rng), encoding="utf-8")
+        target.write_text(doc_text(i, n, rng, sections), encoding="utf-8")
     lines = ["docs: docs", "rate_limit: {turns_per_minute: 0}", "pinned: [" + path_of(0) + "]", "keywords:"]
     lines += [f"  {path_of(i)}: [{name(i)} service, {name(i)}-ctl, {', '.join(shared_of(i))}]" for i in range(n)]
     lines.append("related:")
@@ -100,8 +111,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("n", type=int)
     parser.add_argument("out", type=Path)
+    parser.add_argument("--sections", type=int, default=SECTIONS, help="sections a doc (its notes cut up)")
     args = parser.parse_args()
-    print(generate(args.n, args.out))
+    print(generate(args.n, args.out, sections=args.sections))
 
 
 if __name__ == "__main__":

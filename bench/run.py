@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import generate, prompt_for, session_prompt  # noqa: E402
+from generate import SECTIONS, generate, prompt_for, session_prompt  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LAYERS = {"off": "{enabled: false}", "nolex": "{enabled: true, lexical: false}", "on": "{enabled: true}"}
@@ -321,11 +321,22 @@ def state_size(state: Path, n: int) -> dict[str, float]:
     return {"total_kib_per_doc": total / 1024 / n, "beyond_text_kib_per_doc": (total - text) / 1024 / n}
 
 
+def corpus_of(corpora: Path, n: int, sections: int = SECTIONS) -> Path:
+    """The generated corpus of n docs of `sections` sections each, made when it is not there yet."""
+    corpus = corpora / (str(n) if sections == SECTIONS else f"{n}x{sections}")
+    if not (corpus / "config.yaml").exists():
+        shutil.rmtree(corpus, ignore_errors=True)
+        generate(n, corpus, sections=sections)
+    return corpus
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="13,1000,10000")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--corpora", type=Path, default=HERE / "corpora")
+    parser.add_argument("--sections", type=int, default=SECTIONS,
+                        help=f"sections a generated doc (default {SECTIONS}: 40,000 sections at 10,000 docs)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--layers", default="off,nolex,on", help="which of off, nolex, on to measure")
     parser.add_argument("--states", action="store_true",
@@ -350,10 +361,7 @@ def main() -> None:
     results = []
     states: list[dict[str, object]] = []
     for n in (int(s) for s in filter(None, args.sizes.split(","))):
-        corpus = args.corpora / str(n)
-        if not (corpus / "config.yaml").exists():
-            shutil.rmtree(corpus, ignore_errors=True)
-            generate(n, corpus)
+        corpus = corpus_of(args.corpora, n, args.sections)
         text = (corpus / "config.yaml").read_text(encoding="utf-8").split("semantic:")[0]
         for layer in args.layers.split(","):
             config = corpus / f"config-semantic-{layer}.yaml"
@@ -389,10 +397,7 @@ def main() -> None:
     sessions = []
     for spec in filter(None, args.turns.split(",")):
         n, turns = (int(v) for v in spec.split(":"))
-        corpus = args.corpora / str(n)
-        if not (corpus / "config.yaml").exists():
-            shutil.rmtree(corpus, ignore_errors=True)
-            generate(n, corpus)
+        corpus = corpus_of(args.corpora, n, args.sections)
         state = corpus / ".ctx" / "state-session.db"
         for stale in state.parent.glob(f"{state.name}*"):
             stale.unlink()
