@@ -537,9 +537,11 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
         more = ", ..." if len(named) < len(skipped) else ""
         line = _names_line("... [cut; not shown: ", named, f"{more} ({count}){how}] ...", CUT_NAMES)
         return line.replace(", ..., ...", ", ...")
-    # A doc with no section but its opening is seen whole by `ctx show PATH`: no SECTION names the rest of it.
-    how = "" if not hint else f": `ctx show {path}`" if ordered == [REST_OF_OPENING] else f": `ctx show {path} SECTION`"
-    count = f" ({len(skipped)} of {total} sections)" if total and ordered != [REST_OF_OPENING] else ""
+    # Only the rest of the opening left out: `ctx show PATH` shows it (no SECTION names it), and no count ("1 of
+    # 1 sections" reads as if nothing were shown).
+    alone = ordered == [REST_OF_OPENING]
+    how = "" if not hint else f": `ctx show {path}`" if alone else f": `ctx show {path} SECTION`"
+    count = f" ({len(skipped)} of {total} sections)" if total and not alone else ""
     return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 
 
