@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import record, replace
 from . import memory
-from .sections import alone, blank, opening_of
+from .sections import STRETCH_FROM, alone, blank, opening_of
 from .sections import split as split_sections
 
 TYPE_CHECKING = False
@@ -408,7 +408,7 @@ DOC_PRIOR = 1.0  # replayed at 10,000 chars on nine plain folders: 0 79.8% in co
 # 0.5 79.7% at 59,100, 1 79.9% at 58,700 (noise 57.1% -> 54.9%), 2 78.4% at 57,200; leave-one-corpus-out picks 1 on 12
 # of 14 folds
 CUT_OVERHEAD = 420  # chars a cut doc costs beyond its parts: the banner's line, the left-out line, the joins
-STRETCH_CHARS = 1500  # the room of a stretch of a part too big for the room left (sections._stretch)
+STRETCH_CHARS = 1500  # the room of a stretch of a part too big for the room left (over sections.STRETCH_FROM)
 
 
 def bar(budget: int) -> float:
@@ -463,10 +463,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         if cand.path in named or not any(j > 0 for j in ranked):
             best = max((j for j in ranked if j > 0), key=ranked.__getitem__, default=1)
             size = sizes[cand.path][best] if best < len(split) else 0
-            if fixed[cand.path] + size > left and size > STRETCH_CHARS:
-                size = STRETCH_CHARS  # a best part too big for the room: its best stretch, as below
-                stretched.add(cand.path)
-            room = min(whole[cand.path], fixed[cand.path] + size)
+            room = min(whole[cand.path], _part_room(size, fixed[cand.path], left, cand.path, stretched))
             rooms[cand.path] = room
             left -= room
             paid.add((cand.path, best))
@@ -480,12 +477,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     for v, _, path, j in sorted(items, key=lambda t: (-t[0] * lead[t[2]] ** DOC_PRIOR, t[1], t[3])):
         if v < share * top or (path, j) in paid:
             continue
-        cost = sizes[path][j] + (0 if path in rooms else fixed[path])
-        if cost > left and sizes[path][j] > STRETCH_CHARS and path not in stretched:
-            # A part too big for the room left (a reference's whole configuration file in one code block) earns
-            # the room of its best stretch (sections.cut shows it).
-            cost = STRETCH_CHARS + (0 if path in rooms else fixed[path])
-            stretched.add(path)
+        cost = _part_room(sizes[path][j], 0 if path in rooms else fixed[path], left, path, stretched)
         if cost <= left:
             rooms[path] = rooms.get(path, 0) + cost
             left -= cost
@@ -498,6 +490,16 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
             rooms[path] = whole[path]
             left -= max(0, extra)
     return rooms
+
+
+def _part_room(size: int, extra: int, left: int, path: str, stretched: set[str]) -> int:
+    """The room a part of `size` chars costs its doc, with `extra` (its opening and lines, for the doc's first):
+    a part too big for the room left (a reference's whole configuration file in one code block), once a doc,
+    costs the room of its best stretch, which sections.cut shows (the doc is added to `stretched`)."""
+    if size + extra > left and size > STRETCH_FROM and path not in stretched:
+        stretched.add(path)
+        return STRETCH_CHARS + extra
+    return size + extra
 
 
 def _cut(layout: Layout, index: int, cand: Candidate, view: DocView, room: int, measure: Callable[[str], int],
