@@ -250,8 +250,9 @@ def refresh(ws: Workspace, warn: Warn | None = None, trust: bool = False, second
     if meta is None or not trust:
         known = store.get_meta("ignore_answers")
         quick, due = _quick_scan(store, folders, meta["n_docs"]) if meta is not None and folders else (None, False)
-        # An observed folder whose last full scan proves nothing yet has one run in the background now.
-        due = due or (quick is not None and observed is not None and not proven)
+        # An observed folder whose last full scan proves nothing yet has one run in the background now; one
+        # with links no scan can prove (see _proven) is scanned in full on the clock, as an unobserved one.
+        due = due or (quick is not None and observed is not None and not proven and not _linked(folders))
         rotation = quick.sample if quick is not None else ()
         if quick is not None and observed:  # the docs the OS reported changed are statted too
             quick = replace(quick, sample=(*rotation, *sorted(p for p in observed if is_doc_file(p))))
@@ -339,7 +340,12 @@ def _proven(folders: dict[str, Any], root: str) -> bool:
     started = observe.since(root)
     full_at = folders.get("full_at", 0.0)
     return (started is not None and started <= full_at and time.time() - full_at < OBSERVED_FULL_S
-            and not any(links for _, _, links in folders["folders"].values()))
+            and not _linked(folders))
+
+
+def _linked(folders: dict[str, Any]) -> bool:
+    """Whether the last full scan found a link whose target may change unreported (index.scan)."""
+    return any(links for _, _, links in folders["folders"].values())
 
 
 def _quick_scan(store: Store, folders: dict[str, Any], n_docs: int) -> tuple[index.Quick | None, bool]:

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from context_router import workspace
+from context_router import indexer, workspace
 from context_router.router import TurnRequest, route
 from context_router.store import index, observe
 from context_router.workspace import with_workspace
@@ -144,6 +144,38 @@ def test_a_folder_with_links_is_always_scanned(tmp_path, scans, observing):
         route(TurnRequest("kiwi"), str(cfg))
         observe.settle()
     assert len(scans) == 4  # where a link points can change without a report
+
+
+def test_a_link_out_of_the_folder_leaves_it_provably_quiet(tmp_path, scans, observing):
+    """Tried as a new user would: `docs/README.md -> ../README.md` is common, and ctx never follows a link out
+    of the docs folder, so where it points changes nothing a turn reads: the folder is trusted as any other."""
+    write_docs(tmp_path / "docs", {"real/kiwi.md": "# Kiwi\n\nkiwi\n"})
+    (tmp_path / "README.md").write_text("# Readme\n\nkiwi project\n")
+    os.symlink(tmp_path / "README.md", tmp_path / "docs" / "README.md")
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\nrate_limit: {turns_per_minute: 0}\n")
+    for _ in range(4):
+        route(TurnRequest("kiwi"), str(cfg))
+        observe.settle()
+    assert len(scans) == 2  # as a folder without links (test_a_quiet_observed_folder_is_not_scanned)
+
+
+def test_a_big_folder_with_links_has_no_full_scan_started_on_every_turn(big, scans, observing,  # noqa: F811
+                                                                        monkeypatch):
+    """No scan proves a folder with a link inside it current, so none is due on every turn: it is scanned in
+    full on the clock, as an unobserved folder is (each full scan is a process of its own)."""
+    docs = big.parent / "docs"
+    os.symlink(docs / "g1", docs / "g1-alias")
+    age_folders(docs)
+    assert with_workspace(indexer.run, str(big))  # the link is in the last full scan
+    started: list[str] = []
+    monkeypatch.setattr("context_router.store.background.start", lambda *a, **k: started.append("full"))
+    before = len(scans)
+    for _ in range(4):
+        route(TurnRequest("doc 0001"), str(big))
+        observe.settle()
+    assert started == []
+    assert len(scans) == before + 4  # each turn still scans quickly: where a link points can change without a report
 
 
 def test_a_folder_the_os_will_not_observe_is_scanned_and_not_tried_again(small, scans, observing, monkeypatch):

@@ -217,21 +217,25 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
             return False
         return ignored is None or not ignored(rel.replace(os.sep, "/") + ("/" if is_dir else ""))
 
-    def follow(entry: os.DirEntry[str], relpath: str) -> None:
+    def follow(entry: os.DirEntry[str], relpath: str) -> bool:
+        """Take what a link inside the root points to; whether it may change unreported (a link out of the
+        root is never followed, so where it points changes nothing a turn reads: `docs/README.md ->
+        ../README.md` leaves an observed folder provably unchanged)."""
         real = os.path.realpath(entry.path)
         if not inside(real):
-            return  # never follow a link out of the root
+            return False  # never follow a link out of the root
         try:
             st = os.stat(real)
         except OSError:
-            return
+            return True  # dangling: its target may appear
         if reached(real, stat.S_ISDIR(st.st_mode)):
-            return  # an alias of a doc or folder listed under its own name: one doc, not two (pages.en -> pages)
+            return True  # an alias of a doc or folder listed under its own name: one doc, not two (pages.en -> pages)
         if stat.S_ISDIR(st.st_mode) and real not in seen_dirs and (ignored is None or not ignored(relpath + "/")):
             seen_dirs.add(real)
             walk(entry.path, relpath + "/")
         elif stat.S_ISREG(st.st_mode) and is_doc_file(relpath) and (ignored is None or not ignored(relpath)):
             files[relpath] = (st.st_mtime_ns, st.st_size)
+        return True
 
     def walk(directory: str, rel: str) -> None:
         # Kinds come from the directory listing (d_type), so only markdown files cost a stat call: this loop
@@ -286,9 +290,8 @@ def scan(root: str, known_ignores: IgnoreAnswers | None = None, quick: Quick | N
                     if name not in DEPENDENCY_FOLDERS and (ignored is None or not ignored(relpath)):
                         subfolders.append(name)
                         walk(entry.path, relpath)
-                elif entry.is_symlink():
-                    links = True  # where a link points can change without the folder's mtime moving
-                    follow(entry, rel + name)
+                elif entry.is_symlink():  # where a link points can change without the folder's mtime moving
+                    links = follow(entry, rel + name) or links
         folders[rel] = (mtime, tuple(subfolders), links)
 
     walk(root, "")
