@@ -286,6 +286,15 @@ def test_check_lists_weak_keywords_with_a_suggestion(ctx, tmp_path):
     assert "stripe" not in out
 
 
+def test_check_says_a_keyword_of_marks_alone_never_fires(ctx, tmp_path):
+    write_docs(tmp_path / "d", {"comma.md": "# Comma\n\nRun commands without installing them.\n"})
+    (tmp_path / "config.yaml").write_text("docs: d\nkeywords: {comma.md: [',', comma tool]}\n")
+    res = ctx("check")
+    assert res.code == 0
+    assert "warning: keyword ',' (comma.md) holds no word, so it never fires" in res.out, res.out
+    assert "comma tool" not in res.out
+
+
 def test_check_puts_many_shared_keywords_on_one_line(ctx, tmp_path):
     # A site's front matter gives every page the same search keywords: one warning between them, the most
     # shared first, not one each.

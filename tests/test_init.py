@@ -502,6 +502,12 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     # (a shell's `es/book/instalacion.md`); the IT department's folder still stays.
     shell = [*tree, "es/guides/barra.md", "es/guides/idiomas.md", "es/reference/configuracion.md"]
     assert scaffold.translations(shell) == ["de", "es", "pt-br", "zh_CN"]
+    # Tried as a new user would on a command reference (`ctx init .`): its `pages.ko/`, `pages.pt_BR/` beside
+    # `pages/` held 31,000 of its 38,000 pages. A folder named after another and a language code translates it.
+    cheats = ["README.md", "pages/common/tar.md", "pages/linux/apt.md", "pages/osx/brew.md"]
+    tree = [*cheats, *(p.replace("pages/", "pages.ko/") for p in cheats[1:]), "pages.pt_BR/common/tar.md",
+            "notes.it/servers.md"]  # named so, but mirrors nothing
+    assert scaffold.translations(tree) == ["pages.ko", "pages.pt_BR"]
 
 
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
@@ -1016,6 +1022,9 @@ def test_init_leaves_out_vendored_code(ctx, tmp_path):
     assert "other versions" not in res.out
     assert "community files left out: CODE_OF_CONDUCT.md, GOVERNANCE.md" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["CONTRIBUTING.md", "README.md", "docs/tls.md"]
+    # In capitals at any depth; in lower case, a page of its own below the top (a `license` command's page)
+    assert scaffold.community(["license.md", "pkg/x/GOVERNANCE.md", "pages/common/license.md"]) == \
+        ["license.md", "pkg/x/GOVERNANCE.md"]
     # a package manager's pages on third-party integrations are docs
     assert scaffold.vendored(["integration/third_party/direnv.md", "index.md"]) == []
 

@@ -50,6 +50,17 @@ def test_doc_keywords_sources():
     assert doc_keywords("x/y.md", "Title", [], [], auto=False) == ("x/y.md",)
 
 
+def test_a_keyword_of_marks_alone_is_no_keyword():
+    # Tried as a new user would on a command reference: the pages of the `,` and `?` commands fired on any prompt
+    # with a comma or a question mark.
+    assert doc_keywords("pages/common/,.md", ",", [], [], auto=True) == ("pages/common/,.md",)
+    assert doc_keywords("ios/question-mark.md", "?", ["??"], [",", "c++"], auto=True) == (
+        "c++", "question-mark", "question mark", "ios/question-mark.md")
+    docs = {"pages/common/,.md": list(doc_keywords("pages/common/,.md", ",", [], [], auto=True)),
+            "q.md": list(doc_keywords("q.md", "?", [], [], auto=True))}
+    assert hits(docs, "how do I extract a tar archive, keeping permissions?") == {}
+
+
 def test_non_ascii_keywords():
     kw = {"k.md": ["köln"], "z.md": ["数据"]}
     assert hits(kw, "Wir fahren nach KÖLN.") == {"k.md": ["köln"]}

@@ -12,7 +12,7 @@ from ..records import DOC_SUFFIXES, READS, FileScore, is_doc_file
 from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
-from ..turn.keywords import WEAK_OWNERS, is_weak, keyword_tokens
+from ..turn.keywords import WEAK_OWNERS, has_word, is_weak, keyword_tokens
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 from . import scaffold
@@ -273,6 +273,9 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                 owners.setdefault(kw, set()).add(path)
         for kw in (*cfg.keywords.get(path, ()), *doc.keywords):
             configured.setdefault(" ".join(kw.lower().split()), set()).add(path)
+    findings += [Finding("warning", f"keyword {kw!r} ({', '.join(sorted(named))}) holds no word, so it never "
+                                    "fires: a mark alone would fire on every prompt that has it")
+                 for kw, named in sorted(configured.items()) if kw and not has_word(kw)]
     shared = sorted(((kw, len(named)) for kw, named in owners.items() if kw in configured
                      and len(named) >= WEAK_OWNERS), key=lambda item: (-item[1], item[0]))
     # A site's front matter often gives every page the same few search keywords: one line between them.

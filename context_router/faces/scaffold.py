@@ -141,12 +141,20 @@ I18N_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations"})
 
 
 def _language(folder: str) -> str | None:
-    """The language a folder's name is the code of (`pt-br` -> `pt`), or None."""
-    name = folder.lower().replace("_", "-")
+    """The language a folder's name is the code of (`pt-br` -> `pt`; `pages.ko` -> `ko`: a translation of the
+    folder `pages`), or None."""
+    name = folder.lower().replace("_", "-").rpartition(".")[2]
     code, _, region = name.partition("-")
     if code in LANGUAGES and (not region or (region.isalpha() and 2 <= len(region) <= 4)):
         return code
     return None
+
+
+def _mirrored(top: str, rest: str) -> str:
+    """The path a page of the language folder `top` translates: `rest` in the docs' own folder, or in the
+    folder `top` is named after (tldr's `pages.ko/common/tar.md` translates `pages/common/tar.md`)."""
+    base = top.rpartition(".")[0]
+    return f"{base}/{rest}" if base else rest
 
 
 def translations(paths: Iterable[str]) -> list[str]:
@@ -169,7 +177,7 @@ def translations(paths: Iterable[str]) -> list[str]:
         if at is not None:
             named.add("/".join(parts[:at + 1]))
         elif sep and _language(top):
-            by_folder.setdefault(top, set()).add(rest)
+            by_folder.setdefault(top, set()).add(_mirrored(top, rest))
         else:
             outside.add(path)
     if named and not outside and not by_folder:  # every page is in one (`locales/en/`, `locales/ja/`): keep one
@@ -705,10 +713,13 @@ COMMUNITY_FILES = frozenset({"code_of_conduct", "code-of-conduct", "governance",
 
 
 def community(paths: Iterable[str]) -> list[str]:
-    """The files of a repo for its community, at any depth (CODE_OF_CONDUCT.md, GOVERNANCE.md, ADOPTERS.md,
-    MAINTAINERS.md, LICENSE.md): tried as a new user would (`ctx init .`) on a tracing backend's repo, its
-    GOVERNANCE.md ("Majority vote") took a HOT place for "what alternatives were considered?"."""
-    return sorted(p for p in paths if doc_stem(p.rsplit("/", 1)[-1]).lower() in COMMUNITY_FILES)
+    """The files of a repo for its community (CODE_OF_CONDUCT.md, GOVERNANCE.md, ADOPTERS.md, MAINTAINERS.md,
+    LICENSE.md): tried as a new user would (`ctx init .`) on a tracing backend's repo, its GOVERNANCE.md
+    ("Majority vote") took a HOT place for "what alternatives were considered?". Named in capitals they are
+    at any depth; in lower case only at the top: a command reference's `pages/common/license.md` is the page
+    of the `license` command."""
+    return sorted(p for p in paths if doc_stem(name := p.rsplit("/", 1)[-1]).lower() in COMMUNITY_FILES
+                  and ("/" not in p or not doc_stem(name).islower()))
 
 
 VENDOR_FOLDERS = frozenset({"vendor"})  # not `third_party/`: a package manager's docs hold their pages on

@@ -31,7 +31,7 @@ def sourced_keywords(path: str, title: str, front_matter: Iterable[str], configu
     A keyword both chosen and derived counts as chosen."""
     chosen = doc_keywords(path, title, front_matter, configured, auto)
     picked = set(chosen)
-    extra = tuple(dict.fromkeys(kw for kw in map(normalise, derived) if kw and kw not in picked))
+    extra = tuple(dict.fromkeys(kw for kw in map(normalise, derived) if has_word(kw) and kw not in picked))
     return (*((kw, False) for kw in chosen), *((kw, True) for kw in extra))
 
 
@@ -48,7 +48,14 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     words.append(path)
     # dict keys keep the first occurrence's order and de-duplicate in linear time (a doc may carry
     # thousands of front matter keywords)
-    return tuple(dict.fromkeys(kw for kw in map(normalise, words) if kw))
+    return tuple(dict.fromkeys(kw for kw in map(normalise, words) if has_word(kw)))
+
+
+def has_word(keyword: str) -> bool:
+    """Whether a keyword holds a word: one of marks alone would fire on every prompt that has them. Tried as a new
+    user would on a command reference: its pages for the `,` and `?` commands, named and titled so, were HOT
+    for any prompt with a comma or a question mark."""
+    return any(map(is_word_char, keyword))
 
 
 def keyword_tokens(keyword: str) -> list[str]:
