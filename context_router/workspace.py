@@ -343,9 +343,9 @@ def _proven(folders: dict[str, Any], root: str) -> bool:
             and not _linked(folders))
 
 
-def _linked(folders: dict[str, Any]) -> bool:
+def _linked(folders: dict[str, Any] | None) -> bool:
     """Whether the last full scan found a link whose target may change unreported (index.scan)."""
-    return any(links for _, _, links in folders["folders"].values())
+    return folders is not None and any(links for _, _, links in folders["folders"].values())
 
 
 def _quick_scan(store: Store, folders: dict[str, Any], n_docs: int) -> tuple[index.Quick | None, bool]:

@@ -510,6 +510,27 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     assert scaffold.translations(tree) == ["pages.ko", "pages.pt_BR"]
 
 
+def test_init_leaves_pages_translated_beside_their_page_out(ctx, tmp_path):
+    """Tried as a new user would on a command reference: `style-guide.de.md` beside `style-guide.md` (Hugo's
+    and mkdocs-static-i18n's default layout) came HOT beside the English page."""
+    page = "# Style guide\n\nWrite placeholders in double curly braces: `{{path/to/file}}`.\n"
+    write_docs(tmp_path / "docs", {"guides/style-guide.md": page, "guides/style-guide.de.md": page,
+                                   "guides/style-guide.zh.md": page, "about.en.md": "# About\n\nWho we are.\n",
+                                   "about.fr.md": "# About\n\nWho we are, in French.\n",
+                                   "notes.it.md": "# IT notes\n\nThe servers.\n"})  # translates no page
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert "translated pages left out: *.de.md, *.fr.md, *.zh.md" in res.out, res.out
+    assert "*.de.md\n*.fr.md\n*.zh.md\n" in (tmp_path / "docs" / ".ctxignore").read_text()
+    assert set(derived_keywords(tmp_path)) == {"guides/style-guide.md", "about.en.md", "notes.it.md"}
+    data = json.loads(ctx("route", "how are placeholders written in the style guide", "--format", "json").out)
+    assert [f["path"] for f in data["files"]][:1] == ["guides/style-guide.md"]
+    assert not any(".de." in f["path"] or ".zh." in f["path"] for f in data["files"])
+    (tmp_path / "docs" / ".ctxignore").write_text("drafts/\n")  # the user's own: check says what to add
+    assert "warning: the docs named `*.de.md`, `*.fr.md`, `*.zh.md` are translations of the pages beside them" \
+        in ctx("check").out
+
+
 def test_init_leaves_a_sites_translations_out(ctx, tmp_path):
     """Tried as a new user would on Starlight's docs: 16 folders of translations, 301 of its 338 pages, put
     French and Chinese pages beside the English ones on English prompts (their code blocks are the same)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import config as config_mod
 from ..errors import DocsError, InputError
-from ..records import is_doc_file
+from ..records import DOC_SUFFIXES, is_doc_file
 from ..store import includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
@@ -58,11 +58,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     and bold terms that no other doc has, minus words common across the docs."""
     scan = index.scan(docs_root)
     out = left_out(scan.files, docs_root)
-    gone = tuple(f + "/" for kind, folders in out.items() if kind != "partials" and kind not in FILES for f in folders)
-    gone += tuple(f for kind in FILES for f in out.get(kind, ()) if f.endswith("/"))
-    pages = {p for kind in FILES for p in out.get(kind, ())}
-    files = {rel: st for rel, st in scan.files.items()
-             if not rel.startswith(gone) and not ("partials" in out and underscored(rel)) and rel not in pages}
+    files = {rel: st for rel, st in scan.files.items() if not is_left_out(rel, out)}
     site_title = sites.titler(docs_root)  # an mkdocs site's pages are titled by its nav, a book's by its SUMMARY.md
     bodies: dict[str, str] = {}
     targets: dict[str, list[str]] = {}  # what a doc links to
@@ -201,6 +197,25 @@ def translations(paths: Iterable[str]) -> list[str]:
             if f != kept and inner and sum(d in folders for d in inner) >= MIRROR_SHARE * len(pages):
                 mirrors.add(f)
     return sorted(named | mirrors)
+
+
+def translated(paths: Iterable[str]) -> list[str]:
+    """The name patterns of pages translated beside the page they translate (`style-guide.de.md` beside
+    `style-guide.md` or `style-guide.en.md`: Hugo's and mkdocs-static-i18n's default), one for each language and
+    suffix (`*.de.md`) most of whose pages have theirs beside them. English is kept. Tried as a new user would
+    on a command reference: its style guide's German page came HOT beside the English one."""
+    listed = set(paths)
+    mirrored: dict[str, list[bool]] = {}
+    for path in listed:
+        folder, _, name = path.rpartition("/")
+        suffix = next((s for s in DOC_SUFFIXES if name.endswith(s)), "")
+        stem, dot, code = name[:len(name) - len(suffix)].rpartition(".")
+        if not suffix or not dot or not stem or _language(code) in (None, "en"):
+            continue
+        base = f"{folder}/{stem}" if folder else stem
+        mirrored.setdefault(f"*.{code}{suffix}", []).append(
+            any(base + lang + s in listed for lang in ("", ".en") for s in DOC_SUFFIXES))
+    return sorted(p for p, found in mirrored.items() if sum(found) >= MIRROR_SHARE * len(found))
 
 
 def _version(name: str) -> tuple[int, ...] | None:
@@ -559,8 +574,9 @@ def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
     if kind == "partials":
         return PARTIALS
-    pages = kind in FILES  # files, not folders (`unlisted`: and folders, as `folder/`)
-    noun = ("pages and folders" if any(f.endswith("/") for f in folders) else "pages") if pages else "folders"
+    pages = kind in FILES or kind in PATTERNS  # files, not folders (`unlisted`: and folders, as `folder/`)
+    noun = "patterns" if kind in PATTERNS else \
+        ("pages and folders" if any(f.endswith("/") for f in folders) else "pages") if pages else "folders"
     more = f", ... ({len(folders)} {noun})" if len(folders) > 4 else ""
     return ", ".join(f if pages else f + "/" for f in folders[:4]) + more
 
@@ -570,6 +586,8 @@ def folders_named(folders: Sequence[str], kind: str = "") -> str:
 LEFT_OUT = {
     "vendored": ("vendored code left out", "vendored code (other projects' docs)", "folder", "to leave them out"),
     "translations": ("translations left out", "translations of the docs", "language", "to route one language"),
+    "translated": ("translated pages left out", "translations of the pages beside them", "language",
+                   "to route one language"),
     "versions": ("other versions left out", "other versions of the docs (the same pages again)", "version",
                  "to route one version"),
     "fixtures": ("test fixtures left out", "test fixtures, not docs", "folder", "to leave them out"),
@@ -593,10 +611,27 @@ LEFT_OUT = {
 # the kinds that list files (`unlisted`: and folders, as `folder/`), not folders
 FILES = ("community", "contents", "included", "unlisted", "drafts")
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
+PATTERNS = ("partials", "translated")  # the kinds found as name patterns (`_*`, `*.de.md`)
+
+
+def is_left_out(rel: str, found: Mapping[str, Sequence[str]]) -> bool:
+    """Whether a doc is one of what `left_out` found (kind -> folders, pages or name patterns)."""
+    for kind, these in found.items():
+        if kind == "partials":
+            hit = underscored(rel)
+        elif kind in PATTERNS:  # `*.de.md`
+            hit = rel.endswith(tuple(p.removeprefix("*") for p in these))
+        elif kind in FILES:  # pages, and folders written `folder/`
+            hit = rel in these or rel.startswith(tuple(f for f in these if f.endswith("/")))
+        else:
+            hit = rel.startswith(tuple(f + "/" for f in these))
+        if hit:
+            return True
+    return False
 
 
 def ignore_line(kind: str, folder: str) -> str:
-    return folder if kind == "partials" else f"/{folder}" if kind in FILES else f"/{folder}/"
+    return folder if kind in PATTERNS else f"/{folder}" if kind in FILES else f"/{folder}/"
 
 
 def underscored(path: str) -> bool:
@@ -612,7 +647,8 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     contents: ctx reads its titles from it, and as a page it is 25 lines of links)."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
-    for kind, find in (("vendored", vendored), ("translations", translations), ("versions", versions),
+    for kind, find in (("vendored", vendored), ("translations", translations), ("translated", translated),
+                       ("versions", versions),
                        ("fixtures", fixtures), ("posts", posts), ("community", community)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
@@ -772,7 +808,8 @@ def left_out_note(kind: str, docs: str, folders: Sequence[str]) -> str:
     """What `ctx init` and `ctx check` say of folders of a kind the docs' ignore files do not leave out."""
     _, held, _, why = LEFT_OUT[kind]
     verb = "hold" if kind not in FILES else "is" if len(folders) == 1 else "are"
-    what = "the docs named `_*` are" if kind == "partials" else f"{folders_named(folders, kind)} {verb}"
+    what = f"the docs named {', '.join(f'`{p}`' for p in folders)} are" if kind in PATTERNS else \
+        f"{folders_named(folders, kind)} {verb}"
     return f"{what} {held}: list them in {os.path.join(docs, IGNORE_FILE)} (`{ignore_line(kind, folders[0])}`) {why}"
 
 
@@ -785,7 +822,7 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
     lines = []
     for kind, folders in groups.items():
         _, held, one, _ = LEFT_OUT[kind]
-        these = "these files are" if kind == "partials" or kind in FILES else "these folders hold"
+        these = "these files are" if kind in PATTERNS or kind in FILES else "these folders hold"
         lines += [f"# Written by ctx init: {these} {held.split(' (')[0]}. Delete a line to route that {one} too.",
                   *(ignore_line(kind, folder) for folder in folders)]
     write_atomic(path, "\n".join(lines) + "\n")
