@@ -15,7 +15,7 @@ from .errors import InputError
 from .records import FileScore, decayed, record
 from .store import index, near
 from .store.state import MEMORY, DatabaseError, Kept, Store, is_locked
-from .turn import attention, keywords, lexical, render, sections, tiers
+from .turn import attention, keywords, lexical, render, sections, tiers, words
 from .turn.prompt import human_part
 from .workspace import (
     DocSettings,
@@ -408,6 +408,12 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         hits, weak_signals, broad = found.hits, found.weak, found.broad
     else:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
         hits = keywords.match([(kw, p) for kw, p, _ in store.keyword_candidates(tokens)], prompt, tokens)
+    # "what does this project do?" names the docs' landing page, and no topic the semantic layer could follow
+    pointer = words.about_the_project(prompt)
+    landing = words.landing_page({p: d.size for p, d in store.docs(store.known(words.landing_candidates())).items()}
+                                 ) if pointer else None
+    if pointer and landing:
+        hits = {**hits, landing: [*hits.get(landing, []), pointer]}
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
     previous = scores_at(cfg, snap, kept, turn - 1)
     sem_turn = None
@@ -419,7 +425,8 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
             known = store.known(every)
             return {p: fs for p, fs in every.items() if p in known}
 
-        sem_turn = model.step(ws, session.semantic, prompt, hits, previous, snap.version, snap.n_docs, everything)
+        sem_turn = model.step(ws, session.semantic, "" if pointer else prompt, hits, previous, snap.version,
+                              snap.n_docs, everything)
     lex_turn = None
     lex_signals: tuple[attention.Signal, ...] = ()
     if cfg.semantic.enabled and cfg.semantic.lexical:

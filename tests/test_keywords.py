@@ -59,6 +59,9 @@ def test_a_keyword_of_marks_alone_is_no_keyword():
     docs = {"pages/common/,.md": list(doc_keywords("pages/common/,.md", ",", [], [], auto=True)),
             "q.md": list(doc_keywords("q.md", "?", [], [], auto=True))}
     assert hits(docs, "how do I extract a tar archive, keeping permissions?") == {}
+    # Nor is a name or title that is one stopword (the `do` command's page); one chosen stays
+    assert doc_keywords("pages/common/do.md", "do", [], [], auto=True) == ("pages/common/do.md",)
+    assert doc_keywords("do.md", "Do", ["do"], [], auto=True) == ("do", "do.md")
 
 
 def test_non_ascii_keywords():

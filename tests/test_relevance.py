@@ -714,3 +714,28 @@ def test_a_hub_page_is_not_warm_on_breadth():
     assert "CHANGELOG.md" not in why
     unmarked = lexical.step(["batch", "timeout"], docs, secs, frozenset(), {}, 0.8, 0.25)
     assert "CHANGELOG.md" in {s.path for s in unmarked.signals}
+
+
+def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path):
+    """Tried as a new user would on four docs folders (and it is `ctx doctor`'s test prompt): "what does this
+    project do?" made HOT the pages that say "project" most, a contributing guide and a list of people."""
+    people = "# People\n\n" + "\n".join(f"- Maintainer {i} of the project, on its core team." for i in range(30))
+    docs = {**DOCS, "README.md": "# Harbor suite\n\nHarbor ingests files, indexes them and makes them searchable: "
+                                 "an ingest host, a search module and billing for the hosted plan.\n" + FILLER,
+            "people.md": people,
+            "contributing.md": "# Contributing\n\nFork the project, branch, and open a pull request to the project. "
+                               "The project's tests run on every pull request to the project.\n"}
+    cfg = project(tmp_path, docs)
+    for prompt in ("what does this project do?", "give me an overview of the repo"):
+        data = turn(ctx, cfg, prompt, "--session", prompt[:4])
+        assert [(f["path"], f["tier"]) for f in data["files"]] == [("README.md", HOT)], prompt
+        assert data["files"][0]["reasons"] == [f"keyword:{'this project' if 'project' in prompt else 'the repo'}"]
+    # A topic asked of it is searched as ever; "project" is no word of it
+    assert words.content_words("what is the architecture of this project?") == ["architecture"]
+    assert words.about_the_project("what is the architecture of this project?") is None
+    assert words.about_the_project("how do I add a new project in pixi?") is None  # no project pointed at
+    assert words.content_words("how do I add a new project") == ["add", "new", "project"]
+    # A landing page is at the top of the docs, and no stub (a redirect)
+    assert words.landing_page({"guides/README.md": 900, "index.md": 900, "README.md": 900}) == "README.md"
+    assert words.landing_page({"_index.md": 93, "overview.md": 400}) == "overview.md"
+    assert words.landing_page({"_index.md": 93}) is None

@@ -44,7 +44,8 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     words: list[str] = [*configured, *front_matter]
     if auto:
         name = doc_name(path)
-        words += [name, name.replace("-", " ").replace("_", " "), title]
+        # A name or title that is one stopword (a command reference's `do.md`, `if.md`) would fire on any sentence.
+        words += [w for w in (name, name.replace("-", " ").replace("_", " "), title) if w.lower() not in STOPWORDS]
     words.append(path)
     # dict keys keep the first occurrence's order and de-duplicate in linear time (a doc may carry
     # thousands of front matter keywords)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..records import doc_stem
+from ..records import DOC_SUFFIXES, doc_stem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 # ASCII punctuation and spaces -> space, so an ASCII text splits into its word tokens with str.split().
@@ -124,7 +124,7 @@ def content_words(text: str) -> list[str]:
         candidates: list[str] = []
         pieces: list[str] = []
         bare = chunk.strip(_EDGES).lower()
-        if bare in _DOCS_WORDS and _says_where(chunks, i):
+        if (bare in _DOCS_WORDS and _says_where(chunks, i)) or _points_at_project(chunks, i):
             prev = bare
             continue
         if bare in PARTICLES and len(prev) > 1 and prev.isalpha() and prev != bare and (
@@ -168,6 +168,50 @@ def _says_where(chunks: Sequence[str], i: int) -> bool:
     before = [c.strip(_EDGES).lower() for c in chunks[max(0, i - 2):i]]
     return after in _POINTING or (len(before) == 2 and before[1] in ("the", "your", "our")
                                   and before[0] in _POINTED_FROM)
+
+
+# The project itself, pointed at: "what does this project do?", "how does the repo work?". The word names no topic
+# of its docs: tried as a new user would, on four docs folders that prompt made HOT the pages that say "project"
+# most (contributing guides, a list of the project's people, a command reference's `gradle-projects` page).
+PROJECT_WORDS = frozenset({"project", "repo", "repository", "codebase"})
+_PROJECT_POINTERS = frozenset({"this", "the", "our", "your", "my"})
+# ... and nothing else asked of it than what it is: its landing page answers (landing_page)
+OVERVIEW_WORDS = frozenset({"overview", "summary", "purpose", "goal", "goals", "intro", "introduction", "idea"})
+# The names of a docs folder's landing page, at its top, first found first
+LANDING_NAMES = ("readme", "index", "_index", "overview", "introduction", "intro")
+
+
+def _points_at_project(chunks: Sequence[str], i: int) -> bool:
+    """Whether chunks[i] is the project pointed at ("this project", "the repo")."""
+    return (i > 0 and chunks[i].strip(_EDGES).lower() in PROJECT_WORDS
+            and chunks[i - 1].strip(_EDGES).lower() in _PROJECT_POINTERS)
+
+
+def about_the_project(prompt: str) -> str | None:
+    """The words a prompt points at the project with ("this project"), when it asks nothing else of it than
+    what it is ("what does this project do?", "give me an overview of the repo"); else None."""
+    chunks = prompt.split()
+    at = next((i for i in range(len(chunks)) if _points_at_project(chunks, i)), None)
+    if at is None or not set(content_words(prompt)) <= OVERVIEW_WORDS:
+        return None
+    return " ".join(c.strip(_EDGES).lower() for c in chunks[at - 1:at + 1])
+
+
+LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect to its first section): no answer
+
+
+def landing_page(sizes: Mapping[str, int]) -> str | None:
+    """The docs' landing page among these (path -> bytes): a README, index or overview at the top of the docs,
+    not a stub."""
+    top = {doc_stem(p).lower(): p for p in sorted(sizes, reverse=True)
+           if "/" not in p and sizes[p] >= LANDING_MIN_BYTES}
+    return next((top[name] for name in LANDING_NAMES if name in top), None)
+
+
+def landing_candidates() -> list[str]:
+    """The paths a landing page may have, to ask the index which it holds."""
+    return [f"{n}{s}" for name in LANDING_NAMES for n in {name, name.upper(), name.capitalize()}
+            for s in DOC_SUFFIXES]
 
 
 def hyphened(chunk: str) -> str | None:
