@@ -223,7 +223,7 @@ def test_hostile_docs_never_leak(tmp_path):
 
 
 def test_unreadable_doc_is_skipped_with_a_warning(tmp_path, monkeypatch):
-    write_docs(tmp_path / "docs", {"a.md": "# A\n", "locked.md": "# Locked\n"})
+    write_docs(tmp_path / "docs", {"alpha.md": "# Alpha\n", "locked.md": "# Locked\n"})
     real_open = os.open
 
     def guarded(path, flags, *args, **kw):
@@ -233,8 +233,8 @@ def test_unreadable_doc_is_skipped_with_a_warning(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "open", guarded)
     warnings: list[str] = []
-    result = route(TurnRequest("a locked"), None, str(tmp_path / "docs"), str(tmp_path), warnings.append)
-    assert [e.path for e in result.plan.entries] == ["a.md"]
+    result = route(TurnRequest("alpha locked"), None, str(tmp_path / "docs"), str(tmp_path), warnings.append)
+    assert [e.path for e in result.plan.entries] == ["alpha.md"]
     assert warnings == ["warning: skipped locked.md: unreadable or binary"]
 
 
