@@ -410,10 +410,11 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         hits = keywords.match([(kw, p) for kw, p, _ in store.keyword_candidates(tokens)], prompt, tokens)
     # "what does this project do?" names the docs' landing page, and no topic the semantic layer could follow
     pointer = words.about_the_project(prompt)
-    landing = words.landing_page({p: d.size for p, d in store.docs(store.known(words.landing_candidates())).items()}
-                                 ) if pointer else None
-    if pointer and landing:
-        hits = {**hits, landing: [*hits.get(landing, []), pointer]}
+    if pointer:
+        tops = store.docs(store.known(words.landing_candidates()))
+        landing = words.landing_page({p: d.size for p, d in tops.items()})
+        if landing:
+            hits = {**hits, landing: [*hits.get(landing, []), pointer]}
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
     previous = scores_at(cfg, snap, kept, turn - 1)
     sem_turn = None

@@ -650,8 +650,7 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("vendored", vendored), ("translations", translations), ("translated", translated),
-                       ("versions", versions),
-                       ("fixtures", fixtures), ("posts", posts), ("community", community)):
+                       ("versions", versions), ("fixtures", fixtures), ("posts", posts), ("community", community)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -756,8 +755,9 @@ def community(paths: Iterable[str]) -> list[str]:
     ("Majority vote") took a HOT place for "what alternatives were considered?". Named in capitals they are
     at any depth; in lower case only at the top: a command reference's `pages/common/license.md` is the page
     of the `license` command."""
-    return sorted(p for p in paths if doc_stem(name := p.rsplit("/", 1)[-1]).lower() in COMMUNITY_FILES
-                  and ("/" not in p or not doc_stem(name).islower()))
+    stems = {p: doc_stem(p.rsplit("/", 1)[-1]) for p in paths}
+    return sorted(p for p, stem in stems.items() if stem.lower() in COMMUNITY_FILES
+                  and ("/" not in p or not stem.islower()))
 
 
 VENDOR_FOLDERS = frozenset({"vendor"})  # not `third_party/`: a package manager's docs hold their pages on
