@@ -933,6 +933,24 @@ def test_init_leaves_out_the_partials_of_a_site_that_publishes_none(ctx, tmp_pat
     assert "the docs named `_*` are partials that pages import" in check and "(`_*`)" in check
 
 
+def test_init_leaves_out_a_docsify_sites_navigation(ctx, tmp_path):
+    """Tried as a new user would on docsify's own docs: `_sidebar.md` (a list of links) came HOT for "how do I
+    add a sidebar?", and `ctx check` asked it, `_navbar.md` and two embedded examples for a title."""
+    write_docs(tmp_path, {"docs/index.html": "<script>window.$docsify = {loadSidebar: true}</script>\n"
+                                             "<script src=\"//cdn.jsdelivr.net/npm/docsify@4\"></script>\n",
+                          "docs/_sidebar.md": "- [Quick start](quickstart.md)\n- [Adding pages](adding-pages.md)\n",
+                          "docs/_navbar.md": "- [Home](/)\n", "docs/_media/example.md": "An embedded example.\n",
+                          "docs/adding-pages.md": "# Adding pages\n\nList every page in `_sidebar.md`: the sidebar "
+                                                  "is built from it.\n",
+                          "docs/quickstart.md": "# Quick start\n\nRun `docsify init ./docs`.\n"})
+    res = ctx("init")
+    assert res.code == 0 and "partials left out: _*" in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["adding-pages.md", "quickstart.md"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / "docs" / "index.html").write_text("<html>a plain site</html>\n")  # no docsify: they are pages
+    assert "partials" not in scaffold.left_out(["_sidebar.md", "quickstart.md"], str(tmp_path / "docs"))
+
+
 def test_the_partials_of_a_docusaurus_site_beside_the_docs_are_left_out(tmp_path):
     """Tried as a new user would on a state library's repo: its site in `website/` publishes `../docs`, and
     `docs/components/_Warning.mdx` was indexed as a page (and warned about as untitled)."""

@@ -141,15 +141,24 @@ def docusaurus_docs(folder: str) -> str | None:
 def skips_underscored(docs_root: str) -> bool:
     """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
     another page imports): Docusaurus (its config here or one folder up, or a site beside these docs whose
-    config names them: a state library's `website/` publishes `../docs`) and Astro's content collections
-    (`src/content/docs`). Hugo's `_index.md` is a page: other sites keep them."""
+    config names them: a state library's `website/` publishes `../docs`), Astro's content collections
+    (`src/content/docs`) and docsify. Hugo's `_index.md` is a page: other sites keep them."""
     root = os.path.abspath(docs_root)
-    if root.replace(os.sep, "/").endswith("/src/content/docs"):
+    if root.replace(os.sep, "/").endswith("/src/content/docs") or docsify(root):
         return True
     up = os.path.dirname(root)
     if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in DOCUSAURUS_CONFIGS):
         return True
     return any(docusaurus_docs(os.path.join(up, site)) == root for site in SITE_FOLDERS)
+
+
+def docsify(docs_root: str) -> bool:
+    """Whether these docs are a docsify site's (its `index.html` loads docsify): `_sidebar.md`, `_navbar.md`
+    and `_coverpage.md` are its navigation and cover, and `_media/` what pages embed; none is a page. Tried as a
+    new user would on docsify's own docs: the sidebar's list of links came HOT for "how do I add a sidebar?",
+    and `ctx check` asked four of them for a title."""
+    text = _read(docs_root, "index.html")
+    return text is not None and "docsify" in text
 
 
 def mintlify(docs_root: str) -> bool:
