@@ -569,6 +569,18 @@ def test_version_folders_are_found_by_their_names_and_mirrored_pages():
     assert scaffold.versions(["api/v1/users.md", "api/v2/orders.md", "guide.md"]) == []  # two APIs, no copies
     assert scaffold.versions(["2/ownership.md", "3/traits.md", "2/borrowing.md"]) == []  # chapters, no versions
     assert scaffold.versions(pages) == []
+    # Docusaurus' versioned_docs holds other versions whatever their pages' paths (a CI engine's repo: four of
+    # its seven versions had moved their pages); with no current docs beside them, the newest is kept
+    moved = [*(f"docs/current_docs/{p}" for p in pages), "docs/versioned_docs/version-0.21.4/quickstart/ci.md",
+             "docs/versioned_docs/version-0.16.3/guides/old.md"]
+    assert scaffold.versions(moved) == ["docs/versioned_docs/version-0.16.3", "docs/versioned_docs/version-0.21.4"]
+    alone = ["versioned_docs/version-1.0/a.md", *(f"versioned_docs/version-2.0/{p}" for p in pages),
+             "README.md"]  # a README is no current docs
+    assert scaffold.versions(alone) == ["versioned_docs/version-1.0"]
+    # A pre-release is a version, older than its release
+    assert scaffold._version("version-1.0.0-beta.10") < scaffold._version("version-1.0.0") < \
+        scaffold._version("v1.0.1")
+    assert scaffold._version("2-col") is None and scaffold._version("1.0-2") is None
 
 
 def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):

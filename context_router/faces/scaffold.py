@@ -222,16 +222,22 @@ def translated(paths: Iterable[str]) -> list[str]:
 
 
 def _version(name: str) -> tuple[int, ...] | None:
-    """The version a folder's name is (`version-30.4`, `v2`, `v1.2`, `2.0`, `1.x`: x counts as -1), or None. A
-    bare number (`2/`, a chapter) is no version."""
+    """The version a folder's name is (`version-30.4`, `v2`, `v1.2`, `2.0`, `1.x`: x counts as -1; a pre-release,
+    `version-1.0.0-beta.10`, comes before its release), or None. A bare number (`2/`, a chapter) is no version."""
     low = name.lower()
     bare = low.removeprefix("version-").removeprefix("version_").removeprefix("v")
-    parts = bare.split(".")
-    if not bare or (len(parts) == 1 and bare == low) or not parts[0].isdigit():
+    core, dash, pre = bare.partition("-")
+    if dash and not (pre[:1].isalpha() and pre.replace(".", "").isalnum()):
+        return None
+    parts = core.split(".")
+    if not core or (len(parts) == 1 and bare == low) or not parts[0].isdigit():
         return None
     if not all(p.isdigit() or p == "x" for p in parts[1:]):
         return None
-    return tuple(int(p) if p.isdigit() else -1 for p in parts)
+    return (*(int(p) if p.isdigit() else -1 for p in parts), -1 if dash else 0)  # a release after its betas
+
+
+VERSION_FOLDERS = frozenset({"versioned_docs"})  # the folders whose version folders are other versions by name
 
 
 def versions(paths: Iterable[str]) -> list[str]:
@@ -251,10 +257,17 @@ def versions(paths: Iterable[str]) -> list[str]:
         else:
             by_folder.setdefault("/".join(parts[:at + 1]), set()).add("/".join(parts[at + 1:]))
     older = _mirrors(by_folder, outside)
+    # Beside the current docs, a version in Docusaurus' `versioned_docs/` is one whatever its pages' paths: tried
+    # as a new user would (`ctx init .`) on a CI engine's repo, four of its seven versions had moved their pages
+    # and were routed beside the current ones (1,200 pages of 1,400).
+    named = {f for f in by_folder if f.rpartition("/")[0].rpartition("/")[2] in VERSION_FOLDERS}
+    if named and len(outside) >= MIRROR_SHARE * max(len(pages) for pages in by_folder.values()):
+        older = sorted({*older, *named})  # current docs beside them, not a README or two
     if older or len(by_folder) < 2:
         return older
     kept = max(by_folder, key=lambda f: (_version(f.rsplit("/", 1)[-1]) or (), f))
-    return _mirrors({f: pages for f, pages in by_folder.items() if f != kept}, by_folder[kept])
+    return sorted({*_mirrors({f: pages for f, pages in by_folder.items() if f != kept}, by_folder[kept]),
+                   *(named - {kept})})
 
 
 def _mirrors(folders: Mapping[str, set[str]], kept: Iterable[str]) -> list[str]:
