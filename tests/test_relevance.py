@@ -739,3 +739,22 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert words.landing_page({"guides/README.md": 900, "index.md": 900, "README.md": 900}) == "README.md"
     assert words.landing_page({"_index.md": 93, "overview.md": 400}) == "overview.md"
     assert words.landing_page({"_index.md": 93}) is None
+
+
+def _tokens_by_character(text: str) -> list[str]:
+    out, start = [], -1
+    for i, ch in enumerate(text):
+        if ch.isalnum() or ch == "_":
+            start = i if start < 0 else start
+        elif start >= 0:
+            out.append(text[start:i])
+            start = -1
+    return out + ([text[start:]] if start >= 0 else [])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_1 -.\n\t'é数\u2014\u2019\u00a0\u2003\u00b2\u0301\U0001f600")),
+               max_size=40))
+def test_words_are_the_runs_of_word_characters(text):
+    """A doc's words, split fast, are exactly its maximal runs of letters, digits and `_` (as `re`'s \\w+)."""
+    assert words.tokens_of(text) == _tokens_by_character(text)

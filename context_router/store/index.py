@@ -1085,6 +1085,8 @@ def _fence(fence: str, line: str) -> str | None:
     """The code fence open after `line` ("" for none), given the one open before it; None when the line opens
     or closes no fence. A fence is three or more backticks or tildes, indented at most three spaces, and is
     closed by a run of the same character at least as long."""
+    if "```" not in line and "~~~" not in line:  # most lines: one search each, before any other work
+        return None
     bare = line.lstrip(" ")
     if len(line) - len(bare) > 3 or not is_fence(bare):
         return None

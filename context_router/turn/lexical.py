@@ -184,9 +184,11 @@ def _with_parts(text: str) -> str:
     `DebounceHandler` whole, and a prompt says "debounce handler"."""
     extra: dict[str, None] = {}
     for token in set(tokens_of(text)):
+        if "_" in token or (token.isalpha() and (token.islower() or token[1:].islower() or token.isupper())):
+            continue  # snake_case is split by the tokenizer itself; a plain word (most of any text) has no parts
         parts = split_identifier(token)
         words = name_parts(parts)  # a name's number is no word of its own (words.name_parts)
-        if len(parts) > 1 and words and "_" not in token:  # snake_case is split by the tokenizer itself
+        if len(parts) > 1 and words:
             extra[" ".join(words)] = None
     return text + ("\n" + "\n".join(sorted(extra)) if extra else "")
 

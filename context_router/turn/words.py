@@ -25,20 +25,28 @@ def is_word_char(ch: str) -> bool:
 
 
 def tokens_of(text: str) -> list[str]:
-    """The maximal runs of word characters, in order."""
+    """The maximal runs of word characters, in order. Split at ASCII punctuation and any space first; only a
+    piece that still holds another character (a dash, a curly quote) is walked character by character: a doc
+    with one such character anywhere was walked whole, three quarters of indexing time on a repo of long
+    design docs."""
+    pieces = text.translate(_ASCII_SEPARATORS).split()
     if text.isascii():
-        return text.translate(_ASCII_SEPARATORS).split()
+        return pieces
     out: list[str] = []
-    start = -1
-    for i, ch in enumerate(text):
-        if ch.isalnum() or ch == "_":
-            if start < 0:
-                start = i
-        elif start >= 0:
-            out.append(text[start:i])
-            start = -1
-    if start >= 0:
-        out.append(text[start:])
+    for piece in pieces:
+        if piece.isascii() or piece.replace("_", "").isalnum() or not piece.replace("_", ""):
+            out.append(piece)
+            continue
+        start = -1
+        for i, ch in enumerate(piece):
+            if ch.isalnum() or ch == "_":
+                if start < 0:
+                    start = i
+            elif start >= 0:
+                out.append(piece[start:i])
+                start = -1
+        if start >= 0:
+            out.append(piece[start:])
     return out
 
 
