@@ -963,6 +963,16 @@ def test_init_leaves_out_a_docsify_sites_navigation(ctx, tmp_path):
     assert "partials" not in scaffold.left_out(["_sidebar.md", "quickstart.md"], str(tmp_path / "docs"))
 
 
+def test_a_github_wikis_sidebar_and_footer_are_left_out(tmp_path):
+    """A GitHub wiki's clone: `_Sidebar.md` and `_Footer.md` are shown beside every page, as no page."""
+    write_docs(tmp_path, {"Home.md": "# Welcome\n\nThe project's wiki.\n", "_Sidebar.md": "- [[Home]]\n- [[Setup]]\n",
+                          "Setup.md": "# Setup\n\nInstall it.\n"})
+    paths = ["Home.md", "_Sidebar.md", "Setup.md"]
+    assert scaffold.left_out(paths, str(tmp_path))["partials"] == [scaffold.PARTIALS]
+    (tmp_path / "Home.md").unlink()  # no wiki: an underscored page is a page
+    assert "partials" not in scaffold.left_out(paths[1:], str(tmp_path))
+
+
 def test_the_partials_of_a_docusaurus_site_beside_the_docs_are_left_out(tmp_path):
     """Tried as a new user would on a state library's repo: its site in `website/` publishes `../docs`, and
     `docs/components/_Warning.mdx` was indexed as a page (and warned about as untitled)."""

@@ -739,6 +739,7 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert words.landing_page({"guides/README.md": 900, "index.md": 900, "README.md": 900}) == "README.md"
     assert words.landing_page({"_index.md": 93, "overview.md": 400}) == "overview.md"
     assert words.landing_page({"_index.md": 93}) is None
+    assert words.landing_page({"Home.md": 900, "Setup.md": 900}) == "Home.md"  # a wiki's
 
 
 def _tokens_by_character(text: str) -> list[str]:

@@ -142,9 +142,9 @@ def skips_underscored(docs_root: str) -> bool:
     """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
     another page imports): Docusaurus (its config here or one folder up, or a site beside these docs whose
     config names them: a state library's `website/` publishes `../docs`), Astro's content collections
-    (`src/content/docs`) and docsify. Hugo's `_index.md` is a page: other sites keep them."""
+    (`src/content/docs`), docsify and a GitHub wiki. Hugo's `_index.md` is a page: other sites keep them."""
     root = os.path.abspath(docs_root)
-    if root.replace(os.sep, "/").endswith("/src/content/docs") or docsify(root):
+    if root.replace(os.sep, "/").endswith("/src/content/docs") or docsify(root) or github_wiki(root):
         return True
     up = os.path.dirname(root)
     if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in DOCUSAURUS_CONFIGS):
@@ -159,6 +159,13 @@ def docsify(docs_root: str) -> bool:
     and `ctx check` asked four of them for a title."""
     text = _read(docs_root, "index.html")
     return text is not None and "docsify" in text
+
+
+def github_wiki(docs_root: str) -> bool:
+    """Whether these docs are a GitHub wiki's clone: its `Home.md` and a `_Sidebar.md` or `_Footer.md`, which
+    GitHub shows beside every page and as no page of its own."""
+    return os.path.isfile(os.path.join(docs_root, "Home.md")) and any(
+        os.path.isfile(os.path.join(docs_root, name)) for name in ("_Sidebar.md", "_Footer.md"))
 
 
 def mintlify(docs_root: str) -> bool:
