@@ -740,6 +740,8 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert words.landing_page({"_index.md": 93, "overview.md": 400}) == "overview.md"
     assert words.landing_page({"_index.md": 93}) is None
     assert words.landing_page({"Home.md": 900, "Setup.md": 900}) == "Home.md"  # a wiki's
+    # a site whose home page is its template's stub: its getting-started page says what the project is
+    assert words.landing_page({"index.md": 163, "getting-started.md": 5000, "upgrade.md": 900}) == "getting-started.md"
 
 
 def _tokens_by_character(text: str) -> list[str]:

@@ -186,7 +186,9 @@ _PROJECT_POINTERS = frozenset({"this", "the", "our", "your", "my"})
 # ... and nothing else asked of it than what it is: its landing page answers (landing_page)
 OVERVIEW_WORDS = frozenset({"overview", "summary", "purpose", "goal", "goals", "intro", "introduction", "idea"})
 # The names of a docs folder's landing page, at its top, first found first
-LANDING_NAMES = ("readme", "index", "_index", "home", "overview", "introduction", "intro")  # Home.md: a wiki's
+# (Home.md: a wiki's; a site whose home page is a template's stub has its getting-started page)
+LANDING_NAMES = ("readme", "index", "_index", "home", "overview", "introduction", "intro", "about", "getting-started",
+                 "quickstart")
 
 
 def _points_at_project(chunks: Sequence[str], i: int) -> bool:
