@@ -734,6 +734,7 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert words.content_words("what is the architecture of this project?") == ["architecture"]
     assert words.about_the_project("what is the architecture of this project?") is None
     assert words.about_the_project("how do I add a new project in pixi?") is None  # no project pointed at
+    assert words.about_the_project("can you summarize this repository for me?") == "this repository"
     assert words.content_words("how do I add a new project") == ["add", "new", "project"]
     # A landing page is at the top of the docs, and no stub (a redirect)
     assert words.landing_page({"guides/README.md": 900, "index.md": 900, "README.md": 900}) == "README.md"

@@ -184,7 +184,8 @@ def _says_where(chunks: Sequence[str], i: int) -> bool:
 PROJECT_WORDS = frozenset({"project", "repo", "repository", "codebase"})
 _PROJECT_POINTERS = frozenset({"this", "the", "our", "your", "my"})
 # ... and nothing else asked of it than what it is: its landing page answers (landing_page)
-OVERVIEW_WORDS = frozenset({"overview", "summary", "purpose", "goal", "goals", "intro", "introduction", "idea"})
+OVERVIEW_WORDS = frozenset({"overview", "summary", "summarize", "summarise", "describe", "tour", "purpose", "goal",
+                            "goals", "intro", "introduction", "idea"})
 # The names of a docs folder's landing page, at its top, first found first
 # (Home.md: a wiki's; a site whose home page is a template's stub has its getting-started page)
 LANDING_NAMES = ("readme", "index", "_index", "home", "overview", "introduction", "intro", "about", "getting-started",
