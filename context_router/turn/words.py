@@ -34,7 +34,8 @@ def tokens_of(text: str) -> list[str]:
         return pieces
     out: list[str] = []
     for piece in pieces:
-        if piece.isascii() or piece.replace("_", "").isalnum() or not piece.replace("_", ""):
+        letters = piece.replace("_", "")
+        if piece.isascii() or not letters or letters.isalnum():
             out.append(piece)
             continue
         start = -1
@@ -221,7 +222,7 @@ def landing_page(sizes: Mapping[str, int]) -> str | None:
 
 def landing_candidates() -> list[str]:
     """The paths a landing page may have, to ask the index which it holds."""
-    return [f"{n}{s}" for name in LANDING_NAMES for n in {name, name.upper(), name.capitalize()}
+    return [f"{n}{s}" for name in LANDING_NAMES for n in dict.fromkeys((name, name.upper(), name.capitalize()))
             for s in DOC_SUFFIXES]
 
 
