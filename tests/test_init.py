@@ -670,6 +670,10 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
                           "scripts/a.md": "# A\n"})
     res = ctx("init")
     assert res.code == 2 and res.err.endswith("name it, as in `ctx init content` (4 markdown files there)\n"), res.err
+    # A handbook's pages at its root, beside its README and licence: the root is suggested
+    write_docs(tmp_path, {f"page{i}.md": f"# Page {i}\n" for i in range(5)} | {"LICENSE.md": "# MIT\n"})
+    res = ctx("init")
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
 
 
 def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):

@@ -494,8 +494,12 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
         return None
     gone = tuple(f + "/" for f in vendored(files))
     counts = Counter(rel.split("/", 1)[0] for rel in files if "/" in rel and not rel.startswith(gone))
+    # The markdown at the top, beside a README and the community files every repo has: tried as a new user would
+    # on a company handbook (sixteen pages at its root, no folder), `ctx init` suggested `path/to/docs`.
+    counts["."] = sum(1 for rel in files if "/" not in rel and doc_stem(rel).lower() not in TOP_FILES)
     best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == "docs"), default=None)
     return best if best is not None and best[1] >= 3 else None
+
 
 
 def outside(cwd: str, docs: str) -> list[str]:
@@ -760,6 +764,9 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
 COMMUNITY_FILES = frozenset({"code_of_conduct", "code-of-conduct", "governance", "adopters", "maintainers",
                              "licensing", "license", "licence", "contributors", "authors", "notice", "funding",
                              "codeowners", "owners"})
+# ... and the files at a repo's top that say nothing of its docs being there (likeliest_docs)
+TOP_FILES = COMMUNITY_FILES | {"readme", "changelog", "contributing", "security", "support", "history", "releasing",
+                               "release", "agents", "claude"}
 
 
 def community(paths: Iterable[str]) -> list[str]:
