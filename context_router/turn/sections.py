@@ -579,7 +579,7 @@ def is_hub(path: str, body: str) -> bool:
         if not text or text.startswith("#") or text.startswith("<!--"):
             continue
         prose += 1
-        if "](" in text and _link_chars(text) * 2 >= len(text.lstrip("-*+|0123456789. ")) and not _elsewhere(text):
+        if "](" in text and _link_chars(text) * 2 >= len(text.lstrip("-*+|0123456789. ")):
             links += 1
         elif text.startswith(("<", ":::", "[![", "![")):
             markup += 1
@@ -587,14 +587,6 @@ def is_hub(path: str, body: str) -> bool:
             prose_chars += len(text)
     stub = prose_chars == 0 or (markup > 0 and prose_chars < STUB_CHARS)
     return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub
-
-
-def _elsewhere(line: str) -> bool:
-    """Whether every link of a line leaves the site (`](https://...)`): a curated list of other projects is what
-    its page is about, not a way to the docs' other pages. Tried as a new user would on an awesome list: its
-    README, 800 lines of such links, was a hub, and "is there a list for rust?" never showed it."""
-    targets = [part.split(")", 1)[0] for part in line.split("](")[1:]]
-    return bool(targets) and all(t.startswith(("http://", "https://")) for t in targets)
 
 
 def _link_chars(line: str) -> int:
