@@ -977,6 +977,25 @@ def test_a_github_wikis_sidebar_and_footer_are_left_out(tmp_path):
     assert "partials" not in scaffold.left_out(paths[1:], str(tmp_path))
 
 
+def test_the_partials_of_a_docusaurus_site_inside_the_docs_are_left_out(ctx, tmp_path):
+    """Tried as a new user would (`ctx init .`) on a CI engine's monorepo: its Docusaurus site in `docs/` is no
+    folder init took, and twelve `partials/types/_container.mdx` were routed as pages and asked for titles. A
+    Hugo section's `_index.md` elsewhere is a page and stays."""
+    write_docs(tmp_path, {"README.md": "# Engine\n\nRuns pipelines.\n",
+                          "docs/docusaurus.config.ts": "export default {};\n",
+                          "docs/current/partials/types/_container.mdx": "A container: an image and a command.\n",
+                          "docs/current/containers.mdx": "# Containers\n\n"
+                                                         "import C from './partials/types/_container.mdx'\n\n<C />\n",
+                          "site/content/_index.md": "---\ntitle: Home\n---\n\nThe engine's site.\n"})
+    res = ctx("init", ".")
+    assert res.code == 0 and "partials left out: /docs/**/_*" in res.out, res.out
+    assert "/docs/**/_*" in (tmp_path / ".ctxignore").read_text().splitlines()
+    assert sorted(derived_keywords(tmp_path)) == ["README.md", "docs/current/containers.mdx", "site/content/_index.md"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+    (tmp_path / ".ctxignore").write_text("# the user's own\n")
+    assert "the docs named `/docs/**/_*` are partials that pages import" in ctx("check").out
+
+
 def test_the_partials_of_a_docusaurus_site_beside_the_docs_are_left_out(tmp_path):
     """Tried as a new user would on a state library's repo: its site in `website/` publishes `../docs`, and
     `docs/components/_Warning.mdx` was indexed as a page (and warned about as untitled)."""

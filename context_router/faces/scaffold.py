@@ -592,7 +592,7 @@ IGNORE_FILE = ".ctxignore"
 def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
     if kind == "partials":
-        return PARTIALS
+        return ", ".join(folders)
     pages = kind in FILES or kind in PATTERNS  # files, not folders (`unlisted`: and folders, as `folder/`)
     noun = "patterns" if kind in PATTERNS else \
         ("pages and folders" if any(f.endswith("/") for f in folders) else "pages") if pages else "folders"
@@ -630,6 +630,7 @@ LEFT_OUT = {
 # the kinds that list files (`unlisted`: and folders, as `folder/`), not folders
 FILES = ("community", "contents", "included", "unlisted", "drafts")
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
+INNER_PARTIALS = "/{}/**/_*"  # ... and for those of a site inside the docs folder (sites.sites_inside)
 PATTERNS = ("partials", "translated")  # the kinds found as name patterns (`_*`, `*.de.md`)
 
 
@@ -637,7 +638,7 @@ def is_left_out(rel: str, found: Mapping[str, Sequence[str]]) -> bool:
     """Whether a doc is one of what `left_out` found (kind -> folders, pages or name patterns)."""
     for kind, these in found.items():
         if kind == "partials":
-            hit = underscored(rel)
+            hit = any(_partial(rel, pattern) for pattern in these)
         elif kind in PATTERNS:  # `*.de.md`
             hit = rel.endswith(tuple(p.removeprefix("*") for p in these))
         elif kind in FILES:  # pages, and folders written `folder/`
@@ -651,6 +652,14 @@ def is_left_out(rel: str, found: Mapping[str, Sequence[str]]) -> bool:
 
 def ignore_line(kind: str, folder: str) -> str:
     return folder if kind in PATTERNS else f"/{folder}" if kind in FILES else f"/{folder}/"
+
+
+def _partial(path: str, pattern: str) -> bool:
+    """Whether a doc is a partial by one of the partials' patterns (PARTIALS, INNER_PARTIALS)."""
+    if pattern == PARTIALS:
+        return underscored(path)
+    site = pattern[1:-len("/**/_*")] + "/"
+    return path.startswith(site) and underscored(path[len(site):])
 
 
 def underscored(path: str) -> bool:
@@ -672,8 +681,15 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
             found[kind] = folders
-    if docs_root is not None and any(map(underscored, paths)) and sites.skips_underscored(docs_root):
-        found["partials"] = [PARTIALS]
+    if docs_root is not None and any(map(underscored, paths)):
+        if sites.skips_underscored(docs_root):
+            found["partials"] = [PARTIALS]
+        else:  # tried as a new user would (`ctx init .`) on a CI engine's monorepo: its Docusaurus site in `docs/`
+            # is no folder init took, and twelve `partials/types/_container.mdx` were routed as pages
+            inner = [INNER_PARTIALS.format(f) for f in sites.sites_inside(docs_root)]
+            inner = [pattern for pattern in inner if any(_partial(p, pattern) for p in paths)]
+            if inner:
+                found["partials"] = inner
     if docs_root is not None and any(p.startswith("snippets/") for p in paths) and sites.mintlify(docs_root):
         found["snippets"] = ["snippets"]
     if docs_root is not None:

@@ -152,6 +152,18 @@ def skips_underscored(docs_root: str) -> bool:
     return any(docusaurus_docs(os.path.join(up, site)) == root for site in SITE_FOLDERS)
 
 
+def sites_inside(docs_root: str) -> list[str]:
+    """The folders just inside these docs that hold a Docusaurus site's config (a monorepo's `docs/` or
+    `website/`, when the docs folder is the whole repo): their `_*` files are partials, as skips_underscored
+    says of a site the docs are."""
+    try:
+        names = sorted(os.listdir(docs_root))
+    except OSError:
+        return []
+    return [name for name in names if not name.startswith(".") and any(
+        os.path.isfile(os.path.join(docs_root, name, config)) for config in DOCUSAURUS_CONFIGS)]
+
+
 def docsify(docs_root: str) -> bool:
     """Whether these docs are a docsify site's (its `index.html` loads docsify): `_sidebar.md`, `_navbar.md`
     and `_coverpage.md` are its navigation and cover, and `_media/` what pages embed; none is a page. Tried as a
