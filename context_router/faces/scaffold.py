@@ -501,7 +501,6 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
     return best if best is not None and best[1] >= 3 else None
 
 
-
 def outside(cwd: str, docs: str) -> list[str]:
     """The markdown files here (as `ctx init .` would read them, vendored code aside) that are not in the docs
     folder `ctx init` took: a monorepo's package READMEs and design notes. Tried as a new user would on a
@@ -591,8 +590,6 @@ IGNORE_FILE = ".ctxignore"
 
 def folders_named(folders: Sequence[str], kind: str = "") -> str:
     """`da/, de/, es/, fa/, ... (16 folders)`; the partials' pattern (`_*`)."""
-    if kind == "partials":
-        return ", ".join(folders)
     pages = kind in FILES or kind in PATTERNS  # files, not folders (`unlisted`: and folders, as `folder/`)
     noun = "patterns" if kind in PATTERNS else \
         ("pages and folders" if any(f.endswith("/") for f in folders) else "pages") if pages else "folders"
