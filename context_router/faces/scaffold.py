@@ -6,12 +6,13 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .. import config as config_mod
 from ..errors import DocsError, InputError
 from ..records import DOC_SUFFIXES, is_doc_file
-from ..store import includes, index, mkdocs, sites
+from ..store import globs, includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
 from ..turn.words import FILLER, GENERIC_NAMES, STOPWORDS, doc_name, doc_stem
@@ -634,10 +635,8 @@ PATTERNS = ("partials", "translated")  # the kinds found as name patterns (`_*`,
 def is_left_out(rel: str, found: Mapping[str, Sequence[str]]) -> bool:
     """Whether a doc is one of what `left_out` found (kind -> folders, pages or name patterns)."""
     for kind, these in found.items():
-        if kind == "partials":
-            hit = any(_partial(rel, pattern) for pattern in these)
-        elif kind in PATTERNS:  # `*.de.md`
-            hit = rel.endswith(tuple(p.removeprefix("*") for p in these))
+        if kind in PATTERNS:  # `_*`, `/docs/**/_*`, `*.de.md`: as the ignore file will read them
+            hit = _spec(tuple(these)).match_file(rel)
         elif kind in FILES:  # pages, and folders written `folder/`
             hit = rel in these or rel.startswith(tuple(f for f in these if f.endswith("/")))
         else:
@@ -651,12 +650,9 @@ def ignore_line(kind: str, folder: str) -> str:
     return folder if kind in PATTERNS else f"/{folder}" if kind in FILES else f"/{folder}/"
 
 
-def _partial(path: str, pattern: str) -> bool:
-    """Whether a doc is a partial by one of the partials' patterns (PARTIALS, INNER_PARTIALS)."""
-    if pattern == PARTIALS:
-        return underscored(path)
-    site = pattern[1:-len("/**/_*")] + "/"
-    return path.startswith(site) and underscored(path[len(site):])
+@lru_cache(maxsize=64)
+def _spec(patterns: tuple[str, ...]) -> globs.Spec:
+    return globs.Spec(patterns)
 
 
 def underscored(path: str) -> bool:
@@ -684,7 +680,7 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         else:  # tried as a new user would (`ctx init .`) on a CI engine's monorepo: its Docusaurus site in `docs/`
             # is no folder init took, and twelve `partials/types/_container.mdx` were routed as pages
             inner = [INNER_PARTIALS.format(f) for f in sites.sites_inside(docs_root)]
-            inner = [pattern for pattern in inner if any(_partial(p, pattern) for p in paths)]
+            inner = [pattern for pattern in inner if any(map(_spec((pattern,)).match_file, paths))]
             if inner:
                 found["partials"] = inner
     if docs_root is not None and any(p.startswith("snippets/") for p in paths) and sites.mintlify(docs_root):
