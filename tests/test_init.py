@@ -508,6 +508,16 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     tree = [*cheats, *(p.replace("pages/", "pages.ko/") for p in cheats[1:]), "pages.pt_BR/common/tar.md",
             "notes.it/servers.md"]  # named so, but mirrors nothing
     assert scaffold.translations(tree) == ["pages.ko", "pages.pt_BR"]
+    # Tried as a new user would on a note app's help vaults: a folder a language, every file and folder name
+    # translated (`de/Bearbeiten und formatieren/`), so no path mirrors; beside the English one, the folders of
+    # about its size are its translations, and a small topic folder named `it` stays.
+    english = [f"en/Getting started/{n}.md" for n in ("Create a vault", "Sync your notes", "Link notes")]
+    vaults = [*english, "de/Erste Schritte/Einen Tresor erstellen.md", "de/Erste Schritte/Notizen synchronisieren.md",
+              "de/Erste Schritte/Notizen verlinken.md", "fr/Prise en main/Créer un coffre.md",
+              "fr/Prise en main/Synchroniser vos notes.md", "Release notes/v1.5.md", "Release notes/v1.6.md",
+              "Release notes/v1.7.md", "Release notes/v1.8.md", "it/servers.md"]
+    assert scaffold.translations(vaults) == ["de", "fr"]
+    assert scaffold.translations([*english, "de/Erste Schritte/Einen Tresor erstellen.md"]) == []  # one is no sign
 
 
 def test_init_leaves_pages_translated_beside_their_page_out(ctx, tmp_path):

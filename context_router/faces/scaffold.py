@@ -190,6 +190,17 @@ def translations(paths: Iterable[str]) -> list[str]:
         kept = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
         base = by_folder[kept]
     mirrors = {f for f, pages in by_folder.items() if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages)}
+    english = [f for f in by_folder if _language(f) == "en"]
+    if len(mirrors) < SIBLING_LANGUAGES and english:
+        # Beside an English folder, language folders of about its size translate it, though every file and
+        # folder name is translated and no path mirrors (an Obsidian vault a language: `de/Bearbeiten und
+        # formatieren/`). Tried as a new user would on a note app's help vaults: 33 translations of its 173
+        # English pages, all routed.
+        size = len(by_folder[english[0]])
+        alike = {f for f, pages in by_folder.items()
+                 if f not in english and f != kept and MIRROR_SHARE * size <= len(pages) <= size / MIRROR_SHARE}
+        if len(alike) >= SIBLING_LANGUAGES:
+            mirrors |= alike
     if len(mirrors) >= SIBLING_LANGUAGES:
         # Beside several translations, a language folder whose pages are named in its own language but sit in
         # the docs' own folders (`es/book/instalacion.md` beside `book/installation.md`) is one too. Tried as a
