@@ -1213,3 +1213,36 @@ def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
     res = ctx("init")
     assert res.code == 0 and "drafts left out: old.md, stub.md, wip.md;" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["guide.md"]
+
+
+def test_a_note_apps_help_vaults_are_read_as_the_app_names_their_pages(ctx, tmp_path):
+    """Tried as a new user would (`ctx init .`) on a note app's help vaults: a folder a language, every file and
+    folder name translated; pages titled by their file names, no `# ` line; 364 release notes named by their
+    versions. Init routed all 33 translations, check asked 372 pages for a title, and "how do I make a table?"
+    made release notes HOT."""
+    sync = ("Obsidian stores notes locally on your device, so you always have access to them, even offline. To "
+            "access them on more than one device, set up one of the methods below.\n\n## Third-party services\n\n"
+            "iCloud, OneDrive and Google Drive keep a folder the same everywhere.\n")
+    tables = ("Advanced syntax for your notes.\n\n## Tables\n\nYou can create a table with vertical bars and "
+              "hyphens: the first row holds the column names.\n")
+    pages = {"en/Getting started/Sync your notes across devices.md": sync,
+             "en/Editing and formatting/Advanced formatting syntax.md": tables,
+             "en/Editing and formatting/Callout.md": "Callouts set text apart.\n",
+             "de/Erste Schritte/Notizen zwischen Geräten synchronisieren.md": sync,
+             "de/Bearbeiten und formatieren/Erweiterte Formatierungssyntax.md": tables,
+             "de/Bearbeiten und formatieren/Callout.md": "Callouts heben Text hervor.\n",
+             "fr/Prise en main/Synchroniser vos notes.md": sync,
+             "fr/Modifier et formater/Syntaxe avancée.md": tables}
+    notes = {f"Release notes/v1.{i}.md": f"- Tables: a new table editor in version 1.{i}; make a table from the "
+                                          f"command palette.\n- Fixed the graph view.\n" for i in range(5)}
+    others = {f"Sandbox/Plugin number {i}.md": f"Plugin {i} adds a pane beside the editor; turn it on in the "
+                                                  f"settings.\n" for i in range(12)}
+    write_docs(tmp_path, {**pages, **notes, **others})
+    res = ctx("init", ".")
+    assert res.code == 0 and "translations left out: de/, fr/" in res.out, res.out
+    assert ctx("check").out == "ok: config and docs look right\n"
+    data = json.loads(ctx("route", "how do I make a table?", "--format", "json").out)
+    hot = [f["path"] for f in data["files"] if f["tier"] == "HOT"]
+    assert hot == ["en/Editing and formatting/Advanced formatting syntax.md"], data["files"]
+    page = "en/Getting started/Sync your notes across devices.md"
+    assert index.parse_doc(page, (1, len(sync)), sync, 25).title == "Sync your notes across devices"

@@ -121,6 +121,13 @@ def test_changelogs_are_hubs():
     for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md"):
         assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
     assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
+    # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
+    note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
+    for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",
+                 "releases/v2.md", "release_notes/1.2.0-beta.1.md"):
+        assert sections.is_release_notes(path) and sections.is_hub(path, note), path
+    for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md"):
+        assert not sections.is_release_notes(path) and not sections.is_hub(path, note), path
 
 
 def test_a_long_section_is_cut_into_parts_that_keep_the_text():

@@ -13,6 +13,7 @@ from ..router import kept_rate, pin_floors, scores_at
 from ..store import index
 from ..turn import attention
 from ..turn.keywords import WEAK_OWNERS, has_word, is_weak, keyword_tokens
+from ..turn.sections import is_release_notes
 from ..turn.words import doc_name
 from ..workspace import Workspace, current_index, doc_keywords, index_in_background, refresh
 from . import scaffold
@@ -249,14 +250,18 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                                               f"them): {'; '.join(first)}; ... (+{more} more); `ctx init --force` "
                                               "derives them anew (it rewrites the whole config)")
     untitled = []
+    # A folder with a doc named with spaces names its pages by their files (an Obsidian vault: its title is the
+    # file name, `Sync your notes across devices.md`, and `Callout.md` beside it is titled so too).
+    named_by_files = {path.rpartition("/")[0] for path in docs if " " in path.rpartition("/")[2]}
     for path, doc in sorted(docs.items()):
         for target in doc.related:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
-        if not doc.title and path not in blank and not _named_in_capitals(path):
+        if not doc.title and path not in blank and not _named_in_capitals(path) and not is_release_notes(path) \
+                and path.rpartition("/")[0] not in named_by_files:
             # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
-            # a book's page has its SUMMARY.md entry.
+            # a book's page has its SUMMARY.md entry. A release's notes are named by their version.
             untitled.append(path)
     findings += _warnings(untitled, lambda path: f"{path}: no '# Title' line or front matter `title:`, so only its "
                                                  "file name names it",

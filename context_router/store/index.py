@@ -1142,7 +1142,7 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
     """A doc's title: its front matter `title` (as mkdocs, Docusaurus, Hugo and Zola read it: it names the page,
     where a `# ` line further down may head one part of it), else its first `# ` line, else its front matter
     `name` (a Claude Code agent, command or skill), else the one its site gives it (`titles`: sites.titler),
-    else the heading it opens with."""
+    else its file name when that has spaces in it, else the heading it opens with."""
     given = meta.get("title")
     if isinstance(given, str) and given.strip():
         return plain_inline(given)
@@ -1170,6 +1170,13 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
         return plain_inline(named)
     if titles is not None and (given := plain_inline(titles(rel))):
         return given
+    # A file name with spaces in it is written as a title, and is the page's title where the site names its pages
+    # by their files (an Obsidian vault: `Sync your notes across devices.md`, no `# ` line). Tried as a new user
+    # would on a note app's help vault: 189 of its 204 pages had no title, and "can I sync my vault between my
+    # phone and laptop?" never showed that page.
+    name = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].strip()
+    if " " in name:
+        return name
     return opening
 
 

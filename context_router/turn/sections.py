@@ -550,6 +550,7 @@ HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
+LOG_FOLDERS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases"})
 HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
 HUB_MIN_LINKS = 6
 
@@ -557,13 +558,32 @@ HUB_MIN_LINKS = 6
 STUB_CHARS = 200  # a page of markup (`::: module.name`, badges, HTML) with less prose than this is a hub
 
 
+def is_release_notes(path: str) -> bool:
+    """Whether a page is one release's notes: named by its version in a folder of them (`Release
+    notes/v1.5.6.md`, `changelog/2.0.md`). Tried as a new user would on a note app's help vault: 364 such pages
+    beside 173 of help, and "how do I make a table?" made four of them HOT (the releases that changed tables)."""
+    *folders, name = path.lower().replace(" ", "-").replace("_", "-").split("/")
+    return _is_version(name.rsplit(".", 1)[0]) and any(f in LOG_FOLDERS for f in folders)
+
+
+def _is_version(stem: str) -> bool:
+    """`v1.5.6`, `2.0`, `1.x`, `2.0.0-beta.1`, `v2`; not `2` (a chapter) nor `2.4-2.5` (an upgrade between two)."""
+    bare = stem.removeprefix("v")
+    core, _, tag = bare.partition("-")
+    parts = core.partition("+")[0].split(".")
+    if not parts[0].isdigit() or tag and not (tag[:1].isalpha() and tag.replace(".", "").isalnum()):
+        return False
+    return all(p.isdigit() or p == "x" for p in parts[1:]) and (len(parts) > 1 or bare != stem)
+
+
 def is_hub(path: str, body: str) -> bool:
     """Whether a page mostly lists or links other pages (an index, a nav page, a table of contents, a
-    changelog), or says next to nothing itself (an API stub page of a few lines, a landing page of badges and
-    HTML): it mentions every topic, or only names one, so it must not win a turn on breadth or on its title."""
+    changelog or one release's notes), or says next to nothing itself (an API stub page of a few lines, a
+    landing page of badges and HTML): it mentions every topic, or only names one, so it must not win a turn on
+    breadth or on its title."""
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    if stem in HUB_NAMES or any(stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".")
-                                for name in LOG_NAMES):
+    if stem in HUB_NAMES or is_release_notes(path) or any(
+            stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".") for name in LOG_NAMES):
         return True
     prose = links = prose_chars = markup = 0
     fenced = False
