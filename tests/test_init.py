@@ -684,6 +684,10 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     write_docs(tmp_path, {f"page{i}.md": f"# Page {i}\n" for i in range(5)} | {"LICENSE.md": "# MIT\n"})
     res = ctx("init")
     assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
+    # Never a translation of them, though it holds more (`ja/`, `de/` beside the English pages at the root)
+    write_docs(tmp_path, {f"{lang}/page{i}.md": f"# Seite {i}\n" for lang in ("ja", "de") for i in range(6)})
+    res = ctx("init")
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
 
 
 def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):
@@ -1059,6 +1063,26 @@ def test_init_leaves_out_a_mintlify_sites_snippets(ctx, tmp_path):
     assert res.code == 0 and "snippets left out: snippets/" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["install.mdx"]
     assert scaffold.left_out(["snippets/a.mdx", "b.md"], str(tmp_path)) == {}  # not a Mintlify site
+
+
+def test_init_finds_a_mintlify_site_at_the_repos_root(ctx, tmp_path):
+    """Tried as a new user would (`ctx init`) on a docs platform's own docs, a Mintlify site at the repo's root
+    beside its translations: init found no docs folder and suggested `ctx init zh`, the biggest folder, a
+    translation. Its pages are the folder's own, beside its docs.json; and their front matter's search keywords
+    made `ctx check` print a line for each common word among them (28)."""
+    page = "---\ntitle: {0}\nkeywords: [{1}]\n---\n\nHow to use the {0} of your site.\n"
+    words = ["api", "app", "auth", "checks", "default", "events", "files", "guides", "list"]
+    pages = {f"guide/page-{i}.mdx": page.format(f"Feature {i}", word) for i, word in enumerate(words)}
+    write_docs(tmp_path, {"docs.json": '{"name": "Docs", "navigation": {"pages": ["guide/page-0"]}}\n',
+                          "README.md": "# Docs\n\nThe site's source.\n", **pages,
+                          **{f"zh/guide/page-{i}.mdx": text for i, text in enumerate([*pages.values()] * 2)}})
+    res = ctx("init")
+    assert res.code == 0, res.err
+    assert "docs: ." in res.out and "translations left out: zh/" in res.out, res.out
+    out = ctx("check").out
+    assert "warning: 9 keywords are common words ('api' in guide/page-0.mdx, 'app' in guide/page-1.mdx, 'auth' in " \
+           "guide/page-2.mdx, ... (+6 more)), so they are weak" in out, out
+    assert out.count("\n") == 2, out  # that line and the count
 
 
 def test_init_leaves_out_the_pages_other_pages_include(ctx, tmp_path):

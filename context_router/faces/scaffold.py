@@ -473,7 +473,8 @@ def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
     source folder of a book.toml here (mdBook), else the docs `path` of a Docusaurus config here, else `docs` or
     `doc` if it is here, else a VitePress site's source (the
-    `srcDir` of its `.vitepress/config`, by default the folder itself), else the content folder of an Astro
+    `srcDir` of its `.vitepress/config`, by default the folder itself; a VuePress or Mintlify site's, the folder
+    itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
     `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a book.toml, a
@@ -504,7 +505,8 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
         files = index.scan(cwd).files
     except DocsError:
         return None
-    gone = tuple(f + "/" for f in vendored(files))
+    # Never a translation: tried as a new user would on a docs site at a repo's root, `ctx init zh` was suggested.
+    gone = tuple(f + "/" for f in (*vendored(files), *translations(files)))
     counts = Counter(rel.split("/", 1)[0] for rel in files if "/" in rel and not rel.startswith(gone))
     # The markdown at the top, beside a README and the community files every repo has: tried as a new user would
     # on a company handbook (sixteen pages at its root, no folder), `ctx init` suggested `path/to/docs`.
@@ -561,6 +563,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
     if src is not None:
         return src
     if os.path.isdir(os.path.join(folder, ".vuepress")):  # VuePress: the site's pages are the folder's own
+        return folder
+    if sites.mintlify(folder):  # Mintlify: its pages are the folder's own, beside its docs.json
         return folder
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
