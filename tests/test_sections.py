@@ -497,3 +497,23 @@ def test_a_part_too_big_for_the_room_shows_its_best_stretch_as_code():
     assert big not in done.parts  # not all of it was sent
     without = sections.cut(body, 3000, {big: 9.0}, "configuration.md", "# Configuration")
     assert without is not None and "max_shards" not in without.text
+
+
+def test_the_show_command_a_cut_doc_names_runs_as_a_shell_splits_it(ctx, tmp_path):
+    """Tried as a new user would on a note app's help vault: the line said `ctx show en/Getting
+    started/Download and install Obsidian.md SECTION`, which a model runs as five arguments."""
+    import shlex
+
+    page = "# Download and install\n\nGet the app.\n\n" + "".join(f"## Install on system{i}\n\n{FILLER}\n\n"
+                                                                for i in range(20))
+    project(tmp_path, {"en/Getting started/Download and install.md": page, **OTHERS})
+    data = route(ctx, "install on system3", "--budget", "3000")
+    line = next(line for line in data["context"].splitlines() if "`ctx show" in line)
+    command = line.split("`")[1]
+    assert command == "ctx show 'en/Getting started/Download and install.md' SECTION", line
+    words = shlex.split(command.replace("SECTION", "'Install on system5'"))
+    res = ctx(*words[1:])
+    assert res.code == 0 and res.out.startswith("## Install on system5"), res.err
+    assert sections.show_command("it's.md") == "ctx show 'it'\"'\"'s.md'"
+    assert shlex.split(sections.show_command("it's.md")) == ["ctx", "show", "it's.md"]
+    assert sections.show_command("guides/a-b_c.md", True) == "ctx show guides/a-b_c.md SECTION"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..fences import is_fence
 from ..records import record
+from .sections import show_command, shown_name
 from .semantic import HYBRID
 from .tiers import HOT
 
@@ -47,7 +48,7 @@ def _truncation_line(keywords: Sequence[str], path: str) -> str:
             seen.add(plain)
             shown.append(kw)
     if not shown:  # no words bring it back: how to read it (a prompt does not name a file path)
-        return f"... [WARM: content truncated: `ctx show {shown_name(path)}`] ..."
+        return f"... [WARM: content truncated: `{show_command(path)}`] ..."
     hint = ", ".join(shown_name(kw) for kw in shown[:TRUNCATION_KEYWORDS])
     return f"... [WARM: content truncated, mention {hint} to expand] ..."
 
@@ -126,15 +127,6 @@ def _row(text: str) -> str:
         return text
     return "|".join((":" if c.startswith(":") else "") + "---" + (":" if c.endswith(":") and len(c) > 1 else "")
                     if c else c for c in (cell.strip() for cell in text.split("|")))
-
-
-def shown_name(path: str) -> str:
-    """A doc's name as printed: control characters, line and paragraph separators escaped, so no name can
-    start a line of its own that looks like a banner or an instruction from ctx."""
-    if path.isprintable():
-        return path
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
-                   for ch in path)
 
 
 # What a doc's text may not hold as it is. Line breaks other than \n: splitlines() splits at them (so the

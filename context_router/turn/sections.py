@@ -520,6 +520,30 @@ def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT
     return head + ", ".join(shown) + tail
 
 
+def shown_name(path: str) -> str:
+    """A doc's name as printed: control characters, line and paragraph separators escaped, so no name can
+    start a line of its own that looks like a banner or an instruction from ctx."""
+    if path.isprintable():
+        return path
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
+                   for ch in path)
+
+
+# What a shell reads as part of a word: a path of only these needs no quotes.
+_PLAIN_IN_SHELL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,@%=:")
+
+
+def show_command(path: str, section: bool = False) -> str:
+    """`ctx show PATH [SECTION]` as a shell runs it: a path with a space or a quote in it quoted (not shlex:
+    it imports re, which the hook path never does). Tried as a new user would on a note app's help vault, the
+    line said `ctx show en/Getting started/Download and install Obsidian.md SECTION`, which a model runs as
+    five arguments."""
+    name = shown_name(path)
+    if not all(ch in _PLAIN_IN_SHELL for ch in name):
+        name = "'" + name.replace("'", "'\"'\"'") + "'"
+    return f"ctx show {name} SECTION" if section else f"ctx show {name}"
+
+
 def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = True,
                    asked: set[str] | None = None) -> str:
     """The cut doc's last line: the sections it does not show (whole), the doc's own first, and how many of
@@ -529,7 +553,7 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
     if asked is not None and total and ordered != [REST_OF_OPENING]:  # "1 of 1 sections" would read as nothing
         named = [name for name in ordered if name in asked]
         count = f"{len(skipped)} of {total} sections"
-        how = f": `ctx show {path} SECTION`" if hint else ""
+        how = f": `{show_command(path, True)}`" if hint else ""
         if not named:
             return f"... [cut; not shown: {count}{how}] ..."
         # The sections named are some of those counted: "..." says so ("`wal` (27 of 38 sections)" read as if
@@ -540,7 +564,7 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
     # Only the rest of the opening left out: `ctx show PATH` shows it (no SECTION names it), and no count ("1 of
     # 1 sections" reads as if nothing were shown).
     alone = ordered == [REST_OF_OPENING]
-    how = "" if not hint else f": `ctx show {path}`" if alone else f": `ctx show {path} SECTION`"
+    how = "" if not hint else f": `{show_command(path, not alone)}`"
     count = f" ({len(skipped)} of {total} sections)" if total and not alone else ""
     return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import record, replace
 from . import memory
-from .sections import STRETCH_FROM, alone, blank, opening_of
+from .sections import STRETCH_FROM, alone, blank, opening_of, show_command
 from .sections import split as split_sections
 
 TYPE_CHECKING = False
@@ -300,7 +300,7 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
         return None
     text, kept = done
     units = tuple(u for u in (opening if j == 0 else parts[j] for j in sorted(kept) if j < len(parts)) if u)
-    if known is not None and hint and f"`ctx show {cand.path}" in text:
+    if known is not None and hint and f"`{show_command(cand.path)}" in text:
         units += (memory.HINT,)
     return Entry(cand.path, HOT, cand.score, text, True, units,
                  saved=sum(len(split[j].text) for j in sent if j < len(split)))
