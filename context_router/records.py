@@ -95,8 +95,9 @@ def decayed(score: float, rate: float, turns: int) -> float:
     return score
 
 
-DOC_SUFFIXES = (".md", ".mdx", ".markdown")  # markdown, MDX (Docusaurus, Nextra, Starlight: markdown with JSX and
-# imports), and markdown by its long name (Jekyll's `_posts/`, a `README.markdown`)
+DOC_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".Rmd", ".rmd")  # markdown, MDX (Docusaurus, Nextra,
+# Starlight: markdown with JSX and imports), markdown by its long name (Jekyll's `_posts/`, a `README.markdown`),
+# and Quarto's and R Markdown's (a Quarto site's pages, an R package's vignettes: markdown with code cells)
 
 
 READS = f"ctx reads markdown files ({', '.join(DOC_SUFFIXES)})"  # what a folder with no docs is told

@@ -69,6 +69,19 @@ def test_vitepress_includes_and_code_imports(tmp_path):
     assert text == "npm i vite\n\n```yml\non: push\n```\nmore\n"
 
 
+def test_quarto_includes_from_the_pages_folder_and_the_projects(tmp_path):
+    """Tried as a new user would on a publishing system's Quarto site: 170 of its pages are partials that others
+    include (`{{< include _require-1.4.qmd >}}`), and the pages read as their include lines."""
+    write(tmp_path, "_quarto.yml", "project:\n  type: website\n")
+    write(tmp_path, "_common/_setup.qmd", "Install the CLI first.\n")
+    write(tmp_path, "docs/guide/_options.md", "Options go in the front matter.\n{{< include /_common/_setup.qmd >}}\n")
+    write(tmp_path, "docs/guide/html.qmd", "---\ntitle: HTML\n---\n\n{{< include _options.md >}}\n\n"
+                                          "{{< include ../../../outside.qmd >}}\n")
+    text = index.read_doc(str(tmp_path / "docs"), "guide/html.qmd")
+    assert text == ("---\ntitle: HTML\n---\n\nOptions go in the front matter.\nInstall the CLI first.\n\n"
+                    "{{< include ../../../outside.qmd >}}\n")
+
+
 def test_a_page_without_includes_is_its_text():
     assert not includes.has_includes("# Title\n\nText with <<< inside and --8< half.\n")
 

@@ -441,10 +441,11 @@ def test_a_folder_without_docs_is_said(ctx, tmp_path):
     write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
     res = ctx("init")
     assert res.code == 0
-    assert "warning: no docs in docs: ctx reads markdown files (.md, .mdx, .markdown)" in res.err
+    reads = "ctx reads markdown files (.md, .mdx, .markdown, .qmd, .Rmd, .rmd)"
+    assert f"warning: no docs in docs: {reads}" in res.err
     res = ctx("check")
     assert res.code == 0
-    assert f"warning: no docs in {tmp_path / 'docs'}: ctx reads markdown files (.md, .mdx, .markdown)" in res.out
+    assert f"warning: no docs in {tmp_path / 'docs'}: {reads}" in res.out
 
 
 def test_a_hugo_sites_toml_front_matter_is_read(ctx, tmp_path):
@@ -1270,3 +1271,23 @@ def test_a_note_apps_help_vaults_are_read_as_the_app_names_their_pages(ctx, tmp_
     assert hot == ["en/Editing and formatting/Advanced formatting syntax.md"], data["files"]
     page = "en/Getting started/Sync your notes across devices.md"
     assert index.parse_doc(page, (1, len(sync)), sync, 25).title == "Sync your notes across devices"
+
+
+def test_a_quarto_sites_pages_are_docs_and_its_partials_are_not(ctx, tmp_path):
+    """Tried as a new user would (`ctx init`) on a publishing system's Quarto site: its 545 `.qmd` pages were
+    not read at all, and the 129 `.md` files routed were mostly partials (`_*`, which Quarto renders no page
+    of) and changelogs. An R package's vignettes (`.Rmd`) are markdown with code cells too."""
+    write_docs(tmp_path, {"_quarto.yml": "project:\n  type: website\n",
+                          "index.qmd": "---\ntitle: Quarto\n---\n\nSee [HTML basics](guide/html.qmd).\n",
+                          "guide/html.qmd": "---\ntitle: HTML basics\n---\n\n## Table of contents\n\n"
+                                            "Set `toc: true`.\n\n{{< include _toc-depth.md >}}\n",
+                          "guide/_toc-depth.md": "Use `toc-depth` to show deeper headings.\n",
+                          "vignettes/intro.Rmd": "---\ntitle: Getting started with the package\n---\n\n"
+                                                 "```{r}\nlibrary(pkg)\n```\n"})
+    res = ctx("init")
+    assert res.code == 0 and "docs: ." in res.out and "partials left out: _*" in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["guide/html.qmd", "index.qmd", "vignettes/intro.Rmd"]
+    assert yaml.safe_load((tmp_path / "config.yaml").read_text())["related"] == {"index.qmd": ["guide/html.qmd"]}
+    data = json.loads(ctx("route", "how deep does the toc go? toc-depth", "--format", "json").out)
+    assert data["files"][0]["path"] == "guide/html.qmd" and "show deeper headings" in data["context"]
+    assert ctx("check").out == "ok: config and docs look right\n"

@@ -17,10 +17,11 @@ from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
 from ..turn.words import FILLER, GENERIC_NAMES, STOPWORDS, doc_name, doc_stem
 
-_LINK = re.compile(r"\]\(([^)#\s]+\.(?:mdx?|markdown))(?:#[^)]*)?\)")
+_DOC = r"\.(?:mdx?|markdown|qmd|[Rr]md)"  # a link to a doc (records.DOC_SUFFIXES)
+_LINK = re.compile(rf"\]\(([^)#\s]+{_DOC})(?:#[^)]*)?\)")
 # A link reference definition (`[serializers]: serializers.md`), which markdown prints none of (the body leaves
 # them out, index.without_link_definitions): an API framework's docs link their pages only so.
-_LINK_DEFINITION = re.compile(r"(?m)^ {0,3}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>#]+\.(?:mdx?|markdown))(?:#\S*)?>?")
+_LINK_DEFINITION = re.compile(rf"(?m)^ {{0,3}}\[[^\]^][^\]]*\]:[ \t]*<?([^\s>#]+{_DOC})(?:#\S*)?>?")
 
 
 _WORD = re.compile(r"[\w.-]*\w")  # a word of a doc's text as a term is spelled: `avg_over_time`, `tls.cert`
@@ -473,8 +474,8 @@ def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
     source folder of a book.toml here (mdBook), else the docs `path` of a Docusaurus config here, else `docs` or
     `doc` if it is here, else a VitePress site's source (the
-    `srcDir` of its `.vitepress/config`, by default the folder itself; a VuePress or Mintlify site's, the folder
-    itself), else the content folder of an Astro
+    `srcDir` of its `.vitepress/config`, by default the folder itself; a VuePress, Mintlify or Quarto site's, the
+    folder itself), else the content folder of an Astro
     Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
     `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a book.toml, a
@@ -564,8 +565,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
         return src
     if os.path.isdir(os.path.join(folder, ".vuepress")):  # VuePress: the site's pages are the folder's own
         return folder
-    if sites.mintlify(folder):  # Mintlify: its pages are the folder's own, beside its docs.json
-        return folder
+    if sites.mintlify(folder) or any(os.path.isfile(os.path.join(folder, name)) for name in sites.QUARTO_CONFIGS):
+        return folder  # Mintlify, Quarto: the pages are the folder's own, beside its docs.json or _quarto.yml
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(
@@ -701,11 +702,12 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     if docs_root is not None and any(p.startswith("snippets/") for p in paths) and sites.mintlify(docs_root):
         found["snippets"] = ["snippets"]
     if docs_root is not None:
-        gone = tuple(f + "/" for folders in found.values() for f in folders)
-        pages = included([p for p in paths if not p.startswith(gone)], docs_root)
+        # Of the pages not left out already: a Quarto site's 170 partials (`_*`) are pages that others include.
+        kept = [p for p in paths if not is_left_out(p, found)]
+        pages = included(kept, docs_root)
         if pages:
             found["included"] = pages
-        pages = drafts([p for p in paths if not p.startswith(gone) and p not in pages], docs_root)
+        pages = drafts([p for p in kept if p not in pages], docs_root)
         if pages:
             found["drafts"] = pages
     summary = sites.find_summary(docs_root) if docs_root is not None else None

@@ -142,14 +142,20 @@ def skips_underscored(docs_root: str) -> bool:
     """Whether the site these docs are built by publishes no page of a file or folder named `_*` (a partial
     another page imports): Docusaurus (its config here or one folder up, or a site beside these docs whose
     config names them: a state library's `website/` publishes `../docs`), Astro's content collections
-    (`src/content/docs`), docsify and a GitHub wiki. Hugo's `_index.md` is a page: other sites keep them."""
+    (`src/content/docs`), docsify, a GitHub wiki and Quarto (its `_quarto.yml` here or one folder up). Hugo's
+    `_index.md` is a page: other sites keep them."""
     root = os.path.abspath(docs_root)
     if root.replace(os.sep, "/").endswith("/src/content/docs") or docsify(root) or github_wiki(root):
         return True
     up = os.path.dirname(root)
+    if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in QUARTO_CONFIGS):
+        return True
     if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in DOCUSAURUS_CONFIGS):
         return True
     return any(docusaurus_docs(os.path.join(up, site)) == root for site in SITE_FOLDERS)
+
+
+QUARTO_CONFIGS = ("_quarto.yml", "_quarto.yaml")  # a Quarto project's: it renders no file or folder named `_*`
 
 
 def sites_inside(docs_root: str) -> list[str]:
