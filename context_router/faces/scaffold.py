@@ -473,10 +473,9 @@ def _decay(rates: Any, path: str) -> dict[str, Any]:
 def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
     source folder of a book.toml here (mdBook), else the docs `path` of a Docusaurus config here, else `docs` or
-    `doc` if it is here, else a VitePress site's source (the
-    `srcDir` of its `.vitepress/config`, by default the folder itself; a VuePress, Mintlify or Quarto site's, the
-    folder itself), else the content folder of an Astro
-    Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
+    `doc` if it is here, else a VitePress site's source (the `srcDir` of its `.vitepress/config`, by default the
+    folder itself; a VuePress, Mintlify or Quarto site's, the folder itself), else the content folder of an
+    Astro Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
     in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
     `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a book.toml, a
     Docusaurus config), here or in a site folder (`book/` too), comes before a plain `docs/` here: tried as a
@@ -565,8 +564,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
         return src
     if os.path.isdir(os.path.join(folder, ".vuepress")):  # VuePress: the site's pages are the folder's own
         return folder
-    if sites.mintlify(folder) or any(os.path.isfile(os.path.join(folder, name)) for name in sites.QUARTO_CONFIGS):
-        return folder  # Mintlify, Quarto: the pages are the folder's own, beside its docs.json or _quarto.yml
+    if sites.mintlify(folder) or sites.quarto(folder):  # the pages are the folder's own, beside its config
+        return folder
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(

@@ -7,9 +7,8 @@ A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "
 the value the page's front matter or a `cascade:` in the `_index.md` of a folder above it sets. The model is
 shown what the reader sees: the file, or its named part, in place of the line. A path that does not resolve
 inside the site (the folder of its mkdocs.yml, book.toml, `.vitepress` or `_quarto.yml`, else the docs) keeps
-its line, as the site would fail on it. Tried
-as a new user would: a contributing page was its one include line, and a how-to's example code was a list of
-include lines.
+its line, as the site would fail on it. Tried as a new user would: a contributing page was its one include
+line, and a how-to's example code was a list of include lines.
 
 Plain string work: the hook path never imports re. Only the files are read, never the tools run.
 """

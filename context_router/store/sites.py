@@ -148,14 +148,19 @@ def skips_underscored(docs_root: str) -> bool:
     if root.replace(os.sep, "/").endswith("/src/content/docs") or docsify(root) or github_wiki(root):
         return True
     up = os.path.dirname(root)
-    if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in QUARTO_CONFIGS):
-        return True
-    if any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up) for name in DOCUSAURUS_CONFIGS):
+    if quarto(root) or quarto(up) or any(os.path.isfile(os.path.join(folder, name)) for folder in (root, up)
+                                         for name in DOCUSAURUS_CONFIGS):
         return True
     return any(docusaurus_docs(os.path.join(up, site)) == root for site in SITE_FOLDERS)
 
 
-QUARTO_CONFIGS = ("_quarto.yml", "_quarto.yaml")  # a Quarto project's: it renders no file or folder named `_*`
+QUARTO_CONFIGS = ("_quarto.yml", "_quarto.yaml")
+
+
+def quarto(folder: str) -> bool:
+    """Whether this folder is a Quarto project's (its `_quarto.yml`): its pages are the folder's own, and it
+    renders no file or folder named `_*`."""
+    return any(os.path.isfile(os.path.join(folder, name)) for name in QUARTO_CONFIGS)
 
 
 def sites_inside(docs_root: str) -> list[str]:
