@@ -1291,3 +1291,26 @@ def test_a_quarto_sites_pages_are_docs_and_its_partials_are_not(ctx, tmp_path):
     data = json.loads(ctx("route", "how deep does the toc go? toc-depth", "--format", "json").out)
     assert data["files"][0]["path"] == "guide/html.qmd" and "show deeper headings" in data["context"]
     assert ctx("check").out == "ok: config and docs look right\n"
+
+
+def test_an_r_packages_docs_are_its_readme_news_and_vignettes(ctx, tmp_path):
+    """Tried as a new user would (`ctx init`) on a data frame library's R package: no docs folder, and init
+    suggested `ctx init tests` (65 testthat snapshots); `ctx init .` routed the snapshots, four reverse-dependency
+    check reports, and `README.Rmd` beside the `README.md` knitr renders from it (both HOT for one prompt)."""
+    readme = "# dplyr\n\ndplyr is a grammar of data manipulation: `filter()` picks rows by their values.\n"
+    write_docs(tmp_path, {"DESCRIPTION": "Package: dplyr\n", "README.Rmd": readme, "README.md": readme,
+                          "NEWS.md": "# dplyr 1.1.0\n\n* `join_by()` is new.\n",
+                          "vignettes/two-table.Rmd": "---\ntitle: Two-table verbs\n---\n\nJoin two tables.\n",
+                          **{f"tests/testthat/_snaps/v{i}.md": f"# verb {i}\n\n    Code\n" for i in range(6)},
+                          "revdep/problems.md": "# Problems\n\n*Wow, no problems at all. :)*\n"})
+    res = ctx("init")
+    assert res.code == 0 and "docs: ." in res.out, res.out
+    assert "test fixtures left out: revdep/, tests/testthat/_snaps/" in res.out
+    assert "sources of rendered pages left out: README.Rmd" in res.out
+    assert sorted(derived_keywords(tmp_path)) == ["NEWS.md", "README.md", "vignettes/two-table.Rmd"]
+    assert scaffold.rendered(["README.Rmd", "README.md", "a.qmd", "b.md", "vignettes/c.Rmd"]) == ["README.Rmd"]
+    # With no DESCRIPTION, not a package: the folder init suggests is never one of test snapshots.
+    for name in ("DESCRIPTION", "config.yaml", ".ctxignore"):
+        (tmp_path / name).unlink()
+    res = ctx("init")
+    assert res.code == 2 and "ctx init tests" not in res.err, res.err

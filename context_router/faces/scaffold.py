@@ -474,13 +474,13 @@ def default_docs(cwd: str) -> str:
     """The docs folder `ctx init` describes when given none: the `docs_dir` of an mkdocs.yml here, else the
     source folder of a book.toml here (mdBook), else the docs `path` of a Docusaurus config here, else `docs` or
     `doc` if it is here, else a VitePress site's source (the `srcDir` of its `.vitepress/config`, by default the
-    folder itself; a VuePress, Mintlify or Quarto site's, the folder itself), else the content folder of an
-    Astro Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its config); else the same
-    in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside its code); else
-    `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a book.toml, a
-    Docusaurus config), here or in a site folder (`book/` too), comes before a plain `docs/` here: tried as a
-    new user would on a text editor's repo, whose book is in `book/`, the four contributor notes in `docs/`
-    were taken for its docs."""
+    folder itself; a VuePress, Mintlify or Quarto site's and an R package's, the folder itself), else the content
+    folder of an Astro Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its
+    config); else the same in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside
+    its code); else `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a
+    book.toml, a Docusaurus config), here or in a site folder (`book/` too), comes before a plain `docs/` here:
+    tried as a new user would on a text editor's repo, whose book is in `book/`, the four contributor notes in
+    `docs/` were taken for its docs."""
     folders = (cwd, *(os.path.join(cwd, name) for name in SITE_FOLDERS))
     for folder in (*folders, os.path.join(cwd, BOOK_FOLDER)):
         found = _configured_docs(folder)
@@ -505,8 +505,9 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
         files = index.scan(cwd).files
     except DocsError:
         return None
-    # Never a translation: tried as a new user would on a docs site at a repo's root, `ctx init zh` was suggested.
-    gone = tuple(f + "/" for f in (*vendored(files), *translations(files)))
+    # Never a translation nor test fixtures: tried as a new user would, `ctx init zh` was suggested on a docs
+    # site at a repo's root, `ctx init tests` on an R package (its test snapshots).
+    gone = tuple(f + "/" for f in (*vendored(files), *translations(files), *fixtures(files)))
     counts = Counter(rel.split("/", 1)[0] for rel in files if "/" in rel and not rel.startswith(gone))
     # The markdown at the top, beside a README and the community files every repo has: tried as a new user would
     # on a company handbook (sixteen pages at its root, no folder), `ctx init` suggested `path/to/docs`.
@@ -564,8 +565,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
         return src
     if os.path.isdir(os.path.join(folder, ".vuepress")):  # VuePress: the site's pages are the folder's own
         return folder
-    if sites.mintlify(folder) or sites.quarto(folder):  # the pages are the folder's own, beside its config
-        return folder
+    if sites.mintlify(folder) or sites.quarto(folder) or sites.r_package(folder):
+        return folder  # the pages are the folder's own, beside its config (an R package's: README, vignettes)
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(
@@ -639,9 +640,11 @@ LEFT_OUT = {
                  "them)", "page", "to leave them out"),
     "posts": ("blog posts left out", "blog posts (news of past releases, not how the project works now)", "folder",
               "to route the docs without them"),
+    "rendered": ("sources of rendered pages left out", "the sources of the pages rendered beside them (the same "
+                 "text again)", "page", "to leave them out"),
 }
 # the kinds that list files (`unlisted`: and folders, as `folder/`), not folders
-FILES = ("community", "contents", "included", "unlisted", "drafts")
+FILES = ("community", "contents", "included", "unlisted", "drafts", "rendered")
 PARTIALS = "_*"  # the ignore file's line for the partials: a pattern, where the other kinds list folders
 INNER_PARTIALS = "/{}/**/_*"  # ... and for those of a site inside the docs folder (sites.sites_inside)
 PATTERNS = ("partials", "translated")  # the kinds found as name patterns (`_*`, `*.de.md`)
@@ -684,7 +687,8 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     paths = list(paths)
     found: dict[str, list[str]] = {}
     for kind, find in (("vendored", vendored), ("translations", translations), ("translated", translated),
-                       ("versions", versions), ("fixtures", fixtures), ("posts", posts), ("community", community)):
+                       ("versions", versions), ("fixtures", fixtures), ("posts", posts), ("community", community),
+                       ("rendered", rendered)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -817,7 +821,11 @@ def vendored(paths: Iterable[str]) -> list[str]:
     return _outermost(paths, VENDOR_FOLDERS)
 
 
-FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__"})
+# ... and what a test tool writes: testthat's snapshots (`tests/testthat/_snaps/`), an R package's reverse
+# dependency checks (`revdep/`). Tried as a new user would on a data frame library's R package: 65 snapshots and
+# four check reports were routed beside its ten vignettes.
+FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__",
+                             "_snaps", "revdep"})
 
 
 def fixtures(paths: Iterable[str]) -> list[str]:
@@ -836,6 +844,17 @@ def _outermost(paths: Iterable[str], names: frozenset[str]) -> list[str]:
         if at is not None:
             out.add("/".join(parts[:at + 1]))
     return sorted(out)
+
+
+SOURCE_SUFFIXES = (".Rmd", ".rmd", ".qmd")  # pages a tool renders to markdown (knitr, Quarto)
+
+
+def rendered(paths: Iterable[str]) -> list[str]:
+    """The sources whose rendered page sits beside them: an R package's `README.Rmd`, which knitr renders to
+    the `README.md` beside it (the same text, with the code's output). Tried as a new user would on a data
+    frame library's repo: both came HOT for the same prompt."""
+    listed = set(paths)
+    return sorted(p for p in listed if p.endswith(SOURCE_SUFFIXES) and p.rsplit(".", 1)[0] + ".md" in listed)
 
 
 POST_FOLDERS = frozenset({"blog", "_posts"})  # not `posts/`: a REST API's docs may have one of its own

@@ -157,6 +157,14 @@ def skips_underscored(docs_root: str) -> bool:
 QUARTO_CONFIGS = ("_quarto.yml", "_quarto.yaml")
 
 
+def r_package(folder: str) -> bool:
+    """Whether this folder is an R package with docs of its own: its `DESCRIPTION` beside `vignettes/` or a
+    pkgdown config. Its site is the folder's README, NEWS and vignettes (the reference is in `man/`, as .Rd)."""
+    return os.path.isfile(os.path.join(folder, "DESCRIPTION")) and (
+        os.path.isdir(os.path.join(folder, "vignettes"))
+        or any(os.path.isfile(os.path.join(folder, name)) for name in ("_pkgdown.yml", "_pkgdown.yaml")))
+
+
 def quarto(folder: str) -> bool:
     """Whether this folder is a Quarto project's (its `_quarto.yml`): its pages are the folder's own, and it
     renders no file or folder named `_*`."""
