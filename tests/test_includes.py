@@ -76,10 +76,11 @@ def test_quarto_includes_from_the_pages_folder_and_the_projects(tmp_path):
     write(tmp_path, "_common/_setup.qmd", "Install the CLI first.\n")
     write(tmp_path, "docs/guide/_options.md", "Options go in the front matter.\n{{< include /_common/_setup.qmd >}}\n")
     write(tmp_path, "docs/guide/html.qmd", "---\ntitle: HTML\n---\n\n{{< include _options.md >}}\n\n"
-                                          "{{< include ../../../outside.qmd >}}\n")
+                                          "{{< include ../../../outside.qmd >}}\n{{< include /../outside.qmd >}}\n")
+    write(tmp_path.parent, "outside.qmd", "secret\n")
     text = index.read_doc(str(tmp_path / "docs"), "guide/html.qmd")
     assert text == ("---\ntitle: HTML\n---\n\nOptions go in the front matter.\nInstall the CLI first.\n\n"
-                    "{{< include ../../../outside.qmd >}}\n")
+                    "{{< include ../../../outside.qmd >}}\n{{< include /../outside.qmd >}}\n")
 
 
 def test_a_page_without_includes_is_its_text():
