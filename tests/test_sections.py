@@ -514,6 +514,11 @@ def test_the_show_command_a_cut_doc_names_runs_as_a_shell_splits_it(ctx, tmp_pat
     words = shlex.split(command.replace("SECTION", "'Install on system5'"))
     res = ctx(*words[1:])
     assert res.code == 0 and res.out.startswith("## Install on system5"), res.err
+    # Typed unquoted, the path's words and the section's are told apart by the doc they name.
+    res = ctx("show", "en/Getting", "started/Download", "and", "install.md", "Install", "on", "system5")
+    assert res.code == 0 and res.out.startswith("## Install on system5"), res.err
+    res = ctx("show", "en/Getting", "started/Download")
+    assert res.code == 2 and res.err.startswith("ctx: error: unknown doc: en/Getting "), res.err
     assert sections.show_command("it's.md") == "ctx show 'it'\"'\"'s.md'"
     assert shlex.split(sections.show_command("it's.md")) == ["ctx", "show", "it's.md"]
     assert sections.show_command("guides/a-b_c.md", True) == "ctx show guides/a-b_c.md SECTION"

@@ -342,12 +342,29 @@ def _plain(name: str) -> str:
     return name.replace("-", " ").replace("_", " ").replace("/", " ").lower()
 
 
+def _doc_and_section(ws: Workspace, path: str, section: str | None) -> tuple[str, str | None]:
+    """The doc named and the section asked of it, where a path with spaces came unquoted (`ctx show Getting
+    started/Sync.md Set up`: its first words are the path's end): the shortest run of words that names a doc."""
+    rel = named_doc(ws, path)
+    words = section.split(" ") if section else []
+    if os.path.isfile(os.path.join(ws.config.docs_root, rel)):
+        return rel, section
+    for k in range(1, len(words) + 1):
+        try:
+            joined = named_doc(ws, " ".join([path, *words[:k]]))
+        except InputError:
+            continue
+        if os.path.isfile(os.path.join(ws.config.docs_root, joined)):
+            return joined, " ".join(words[k:]) or None
+    return rel, section
+
+
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
     """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
     docs folder are read."""
     from ..turn import headings, sections
 
-    rel = named_doc(ws, path)
+    rel, section = _doc_and_section(ws, path, section)
     text = index.read_doc(ws.config.docs_root, rel) if is_doc_file(rel) else None
     if text is None:
         raise InputError(f"unknown doc: {path} (not a readable doc in {ws.config.docs_root})")
