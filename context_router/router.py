@@ -291,7 +291,8 @@ RECENT = index.Recent(4_000_000)  # chars of the docs' texts a process keeps bet
 
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
            ranked_sections: Mapping[str, Mapping[int, float]],
-           known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0) -> dict[str, tiers.DocView]:
+           known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0, turn: int = 0
+           ) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
     neither), and a doc that is gone or unreadable since it was indexed is not shown."""
     cfg = ws.config
@@ -330,7 +331,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
                 def rank(texts: Sequence[str], query: str = section_query) -> dict[int, float]:
                     return dict(ws.store.lexical_sections([("", t) for t in texts], query, lexical.SECTION_WEIGHTS))
             return sections.cut(whole, room, relevance, doc.path, header, sent, hint, sections.PART_FLOOR * bar,
-                                rank)
+                                rank, turn)
 
         views[path] = tiers.DocView(body, header, truncated or doc.oversize, cut,
                                     known.get(path, {}) if known is not None else None)
@@ -363,7 +364,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     kws = {p: v for p, v in _hint_words(ws, paths, snap.n_docs).items() if p not in hit}
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, paths) if session is not None else None
-    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget)),
+    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget), turn),
                      layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
                      ranked_sections, hit)

@@ -89,7 +89,11 @@ def test_a_section_two_docs_share_word_for_word_is_printed_once_a_turn(tmp_path)
                                           "keywords: {mount.md: [spindle], serve.md: [spindle]}\n", encoding="utf-8")
     out = context(hook("claude", payload("spindle cache mode full buffered", tmp_path))[1])
     assert out.count("all reads and writes of the spindle") == 1, out
-    assert "already in this conversation (turn 1): Cache mode full" in out
+    assert "already in this conversation (above): Cache mode full" in out  # on turn 1, "(turn 1)" read as a fault
+    assert memory.already(1, "some of its parts are", now=1) == \
+        "... [some of its parts are already in this conversation (above, unchanged)] ..."
+    assert memory.already(1, "its header is", now=2) == \
+        "... [its header is already in this conversation (sent at turn 1, unchanged)] ..."
 
 
 def test_a_cut_docs_long_opening_is_sent_once(tmp_path):

@@ -21,5 +21,7 @@ def unit(kind: str, text: str) -> str:
     return f"{kind}{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
-def already(turn: int, what: str) -> str:
-    return f"... [{what} already in this conversation (sent at turn {turn}, unchanged)] ..."
+def already(turn: int, what: str, now: int = 0) -> str:
+    """The line that names what the conversation holds; sent at turn `now` (this one): in a block above."""
+    when = "above" if turn == now else f"sent at turn {turn}"
+    return f"... [{what} already in this conversation ({when}, unchanged)] ..."

@@ -235,15 +235,15 @@ class Cut:
 
 def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header: str,
         sent: Mapping[int, int] | None = None, hint: bool = True, floor: float = PART_FLOOR,
-        rank: Callable[[Sequence[str]], Mapping[int, float]] | None = None) -> Cut | None:
-    """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the
-    turn (relevance: part number -> score) best first while they fit, in the doc's order, and a closing
-    line. sent: part number -> the turn it was sent in, for the parts the conversation already holds; they are
-    not printed again, and a line says so. hint: the closing line says how to see the rest (`ctx show`; once
-    a turn is enough). floor: a part is added when it scores at least this share of the doc's best. rank: how
-    the turn ranks pieces of text (index -> score); with it, the first matching part over STRETCH_FROM chars
-    that is too big for the room shows its best stretch (_stretch). None when not even the opening and the
-    lines fit."""
+        rank: Callable[[Sequence[str]], Mapping[int, float]] | None = None, now: int = 0) -> Cut | None:
+    """The body cut to at most `room` chars: its opening (the title and first lines), the parts that match the turn
+    (relevance: part number -> score) best first while they fit, in the doc's order, and a closing line. sent: part
+    number -> the turn it was sent in, for the parts the conversation already holds; they are not printed again, and
+    a line says so (now: this turn, whose parts are in a block above). hint: the closing line says how to see the
+    rest (`ctx show`; once a turn is enough). floor: a part is added when it scores at least this share of the doc's
+    best. rank: how the turn ranks pieces of text (index -> score); with it, the first matching part over
+    STRETCH_FROM chars that is too big for the room shows its best stretch (_stretch). None when not even the
+    opening and the lines fit."""
     sent = sent or {}
     sections = split(body)
     rest = sections[1:]
@@ -255,7 +255,7 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     kept: set[int] = set()
 
     def compose(opening: str, kept: set[int], short: bool) -> str:
-        return _compose(opening, rest, kept, path, short, sent, hint, named, ranked)
+        return _compose(opening, rest, kept, path, short, sent, hint, named, ranked, now)
 
     # The floor is the doc's best part, held or not: a doc whose best parts the conversation holds adds its
     # best new part, and no more parts far weaker than those it holds (a kept doc earns its room again).
@@ -415,10 +415,11 @@ def opening_of(text: str) -> str:
 
 def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, short: bool = False,
              sent: Mapping[int, int] | None = None, hint: bool = True, named: set[int] | None = None,
-             ranked: set[int] | None = None) -> str:
-    """short: the opening itself is cut. sent: the parts the conversation already holds (not printed; those
-    in `named` are named, else counted). ranked: the parts the turn ranked among the doc's best; those not
-    printed are named as not shown, the others counted (None: named in the doc's order)."""
+             ranked: set[int] | None = None, now: int = 0) -> str:
+    """short: the opening itself is cut. sent: the parts the conversation already holds (not printed; those in `named`
+    are named, else counted; those sent at turn `now`, this one, are in a block above). ranked: the parts the turn
+    ranked among the doc's best; those not printed are named as not shown, the others counted (None: named in the
+    doc's order)."""
     sent = sent or {}
     named = set(sent) if named is None else named
     parts = [opening]
@@ -462,8 +463,10 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         more = len(set(labels.values())) - len(names)
         if more:
             names.append(f"{more} {'more ' if names else ''}section{'s' if more > 1 else ''}")
-        turns = sorted(set(sent.values()))
-        when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}"
+        turns = sorted(set(sent.values()) - {now})
+        when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}" if turns else ""
+        # A part another doc printed above, this turn: "(turn 1)" on a first turn read as a fault.
+        when = ", ".join(w for w in (when, "above" if now in sent.values() else "") if w)
         parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))

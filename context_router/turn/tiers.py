@@ -214,7 +214,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
                 room = min(rooms.get(cand.path, 0), room)
             block = _hot(layout, index, cand, view, body, room, measure, hint=not cut and not hinted)
         if block is None:
-            block = _warm(layout, index, cand, view, (parts or {}).get(cand.path) if pack else None, top)
+            block = _warm(layout, index, cand, view, (parts or {}).get(cand.path) if pack else None, top, turn)
             if pack and block.repeat:  # the conversation holds its header: a line naming it again adds nothing
                 omitted.append(cand.path)
                 why.append("held")
@@ -307,7 +307,7 @@ def _hot(layout: Layout, index: int, cand: Candidate, view: DocView, body: str, 
 
 
 def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Mapping[int, float] | None = None,
-          top: float = 0.0) -> Entry:
+          top: float = 0.0, now: int = 0) -> Entry:
     """The WARM block: the doc's part that the turn ranked among its best (ranked: part -> score; top: the
     turn's best part's), when the conversation does not hold it; else the doc's header, or one line when the
     conversation holds it, the whole doc or some of its parts (a cut sent them: the model has the doc's best)."""
@@ -334,7 +334,7 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
             held = (max(parts), "some of its parts are") if parts else None
         if held is not None:
             return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, memory.already(
-                *held), False), repeat=held[0], saved=len(view.header))
+                *held, now), False), repeat=held[0], saved=len(view.header))
         return Entry(cand.path, WARM, cand.score,
                      layout.warm(index, cand.path, cand.score, view.header, view.truncated), units=(header,))
     return Entry(cand.path, WARM, cand.score, layout.warm(index, cand.path, cand.score, view.header, view.truncated))
