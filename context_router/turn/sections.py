@@ -463,11 +463,11 @@ def _compose(opening: str, rest: Sequence[Section], kept: set[int], path: str, s
         more = len(set(labels.values())) - len(names)
         if more:
             names.append(f"{more} {'more ' if names else ''}section{'s' if more > 1 else ''}")
-        turns = sorted(set(sent.values()) - {now})
-        when = f"turn {turns[0]}" if len(turns) == 1 else f"turns {', '.join(map(str, turns))}" if turns else ""
-        # A part another doc printed above, this turn: "(turn 1)" on a first turn read as a fault.
-        when = ", ".join(w for w in (when, "above" if now in sent.values() else "") if w)
-        parts.append(_names_line(f"... [already in this conversation ({when}): ", names, "] ..."))
+        earlier = sorted(set(sent.values()) - {now})
+        when = [f"turn{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}"] if earlier else []
+        if now in sent.values():  # a part another doc printed above ("(turn 1)" on a first turn read as a fault)
+            when.append("above")
+        parts.append(_names_line(f"... [already in this conversation ({', '.join(when)}): ", names, "] ..."))
     if short or len(kept) + len([j for j in sent if j]) < len(rest):
         total = len({_name(s.title) or REST_OF_OPENING for s in rest} | ({REST_OF_OPENING} if short else set()))
         parts.append(_left_out_line(whole or rests, total if whole else 0, path, hint, asked if whole else None))

@@ -310,7 +310,8 @@ def _warm(layout: Layout, index: int, cand: Candidate, view: DocView, ranked: Ma
           top: float = 0.0, now: int = 0) -> Entry:
     """The WARM block: the doc's part that the turn ranked among its best (ranked: part -> score; top: the
     turn's best part's), when the conversation does not hold it; else the doc's header, or one line when the
-    conversation holds it, the whole doc or some of its parts (a cut sent them: the model has the doc's best)."""
+    conversation holds it, the whole doc or some of its parts (a cut sent them: the model has the doc's best;
+    now: this turn, whose blocks above sent what it holds of `now`)."""
     section = _best_part(view, ranked or {}, top)
     if section is not None:
         unit = memory.unit(memory.PART, section.text)
