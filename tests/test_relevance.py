@@ -743,6 +743,12 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert words.landing_page({"Home.md": 900, "Setup.md": 900}) == "Home.md"  # a wiki's
     # a site whose home page is its template's stub: its getting-started page says what the project is
     assert words.landing_page({"index.md": 163, "getting-started.md": 5000, "upgrade.md": 900}) == "getting-started.md"
+    # A site with a folder for each language, the others left out: the English folder's (a web framework's
+    # Starlight docs showed nothing for "what does this project do?")
+    assert words.landing_page({"en/getting-started.mdx": 5000, "en/guides/index.mdx": 900}) == \
+        "en/getting-started.mdx"
+    assert words.landing_page({"en/intro.md": 900, "README.md": 900}) == "README.md"
+    assert "en/index.mdx" in words.landing_candidates()
 
 
 def _tokens_by_character(text: str) -> list[str]:

@@ -214,16 +214,24 @@ LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect t
 
 def landing_page(sizes: Mapping[str, int]) -> str | None:
     """The docs' landing page among these (path -> bytes): a README, index or overview at the top of the docs,
-    not a stub."""
-    top = {doc_stem(p).lower(): p for p in sorted(sizes, reverse=True)
-           if "/" not in p and sizes[p] >= LANDING_MIN_BYTES}
-    return next((top[name] for name in LANDING_NAMES if name in top), None)
+    not a stub; else the English folder's (a site whose every language has a folder: `en/getting-started.mdx`,
+    the others left out as translations)."""
+    for folder in LANDING_FOLDERS:
+        top = {doc_stem(p[len(folder):]).lower(): p for p in sorted(sizes, reverse=True)
+               if p.startswith(folder) and "/" not in p[len(folder):] and sizes[p] >= LANDING_MIN_BYTES}
+        found = next((top[name] for name in LANDING_NAMES if name in top), None)
+        if found:
+            return found
+    return None
+
+
+LANDING_FOLDERS = ("", "en/")  # where a landing page is looked for: the top of the docs, else the English folder
 
 
 def landing_candidates() -> list[str]:
     """The paths a landing page may have, to ask the index which it holds."""
-    return [f"{n}{s}" for name in LANDING_NAMES for n in dict.fromkeys((name, name.upper(), name.capitalize()))
-            for s in DOC_SUFFIXES]
+    return [f"{folder}{n}{s}" for folder in LANDING_FOLDERS for name in LANDING_NAMES
+            for n in dict.fromkeys((name, name.upper(), name.capitalize())) for s in DOC_SUFFIXES]
 
 
 def hyphened(chunk: str) -> str | None:
