@@ -691,6 +691,16 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
 
 
+def test_the_folder_suggested_is_the_one_that_holds_nearly_all_the_pages(tmp_path):
+    """Tried as a new user would on a component library's monorepo: `ctx init apps` was suggested for
+    `apps/v4/content/docs`, which holds 312 of the 317 markdown files of `apps/`."""
+    write_docs(tmp_path, {**{f"apps/web/content/docs/guide/p{i}.mdx": f"# P{i}\n" for i in range(30)},
+                          "apps/web/README.md": "# Web\n", "apps/web/content/docs/index.mdx": "# Docs\n"})
+    assert scaffold.likeliest_docs(str(tmp_path)) == ("apps/web/content/docs", 31)  # a page of its own: no further
+    (tmp_path / "apps/web/content/docs/index.mdx").unlink()
+    assert scaffold.likeliest_docs(str(tmp_path)) == ("apps/web/content/docs/guide", 30)
+
+
 def test_a_sections_index_page_is_named_by_its_folder(ctx, tmp_path):
     """Hugo and Zola call a section's page `_index.md`: seven of them in Zola's docs all had the keyword "index"."""
     write_docs(tmp_path / "content", {

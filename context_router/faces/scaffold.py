@@ -513,7 +513,26 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
     # on a company handbook (sixteen pages at its root, no folder), `ctx init` suggested `path/to/docs`.
     counts["."] = sum(1 for rel in files if "/" not in rel and doc_stem(rel).lower() not in TOP_FILES)
     best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == "docs"), default=None)
-    return best if best is not None and best[1] >= 3 else None
+    if best is None or best[1] < 3:
+        return None
+    folder, n = best
+    # Down the folders that hold nearly all of it and no page of their own (a README aside): tried as a new user
+    # would on a component library's monorepo, `ctx init apps` was suggested for `apps/v4/content/docs`, 312 of
+    # the 317 markdown files of `apps/`.
+    kept = [rel[len(folder) + 1:] for rel in files if rel.startswith(folder + "/") and not rel.startswith(gone)]
+    while folder != ".":
+        if any("/" not in rel and doc_stem(rel).lower() not in TOP_FILES for rel in kept):
+            break
+        top = Counter(rel.split("/", 1)[0] for rel in kept if "/" in rel).most_common(1)
+        if not top or top[0][1] < DESCEND_SHARE * n:
+            break
+        inner = top[0][0]
+        folder, n = f"{folder}/{inner}", top[0][1]
+        kept = [rel[len(inner) + 1:] for rel in kept if rel.startswith(inner + "/")]
+    return folder, n
+
+
+DESCEND_SHARE = 0.95  # a folder's share of its parent's markdown files that makes it the one suggested
 
 
 def outside(cwd: str, docs: str) -> list[str]:
