@@ -124,9 +124,10 @@ def test_changelogs_are_hubs():
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
     note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",
-                 "releases/v2.md", "release_notes/1.2.0-beta.1.md"):
+                 "releases/v2.md", "release_notes/1.2.0-beta.1.md", "docs/changelog/2024-10-sidebar.mdx"):
         assert sections.is_release_notes(path) and sections.is_hub(path, note), path
-    for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md"):
+    for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md",
+                 "guides/2024-10-sidebar.md"):
         assert not sections.is_release_notes(path) and not sections.is_hub(path, note), path
 
 

@@ -586,11 +586,14 @@ STUB_CHARS = 200  # a page of markup (`::: module.name`, badges, HTML) with less
 
 
 def is_release_notes(path: str) -> bool:
-    """Whether a page is one release's notes: named by its version in a folder of them (`Release
-    notes/v1.5.6.md`, `changelog/2.0.md`). Tried as a new user would on a note app's help vault: 364 such pages
-    beside 173 of help, and "how do I make a table?" made four of them HOT (the releases that changed tables)."""
+    """Whether a page is one release's notes: named by its version or its date in a folder of them (`Release
+    notes/v1.5.6.md`, `changelog/2.0.md`, `changelog/2024-10-sidebar.mdx`). Tried as a new user would on a note
+    app's help vault: 364 such pages beside 173 of help, and "how do I make a table?" made four of them HOT (the
+    releases that changed tables); on a component library's docs, a dated changelog entry was HOT for dark mode."""
     *folders, name = path.lower().replace(" ", "-").replace("_", "-").split("/")
-    return _is_version(name.rsplit(".", 1)[0]) and any(f in LOG_FOLDERS for f in folders)
+    stem = name.rsplit(".", 1)[0]
+    dated = stem[:4].isdigit() and stem[4:5] == "-" and stem[5:7].isdigit()  # `changelog/2024-10-sidebar.mdx`
+    return (_is_version(stem) or dated) and any(f in LOG_FOLDERS for f in folders)
 
 
 def _is_version(stem: str) -> bool:
