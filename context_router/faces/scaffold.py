@@ -135,6 +135,8 @@ ht hu hy id ig is it ja jv ka kk km kn ko ku ky la lb lo lt lv mg mi mk ml mn mr
 or pa pl ps pt qu ro ru rw sa sd si sk sl sn so sq sr st su sv sw ta te tg th tk tl tr tt ug uk ur uz vi xh
 yi yo zh zu
 """.split())
+# Languages some sites name by a country (a model hub client's docs: `cn/` beside `en/`, `ko/`, `de/`)
+COUNTRY_NAMED = {"cn": "zh", "jp": "ja", "kr": "ko", "tw": "zh"}
 SIBLING_LANGUAGES = 2  # translations found by their paths that make the other language folders beside them ones
 MIRROR_SHARE = 0.5  # a language folder whose pages have a same-path page in the kept docs this often mirrors them
 # Folders whose language folders hold translations whatever their pages' paths (translations())
@@ -146,6 +148,7 @@ def _language(folder: str) -> str | None:
     folder `pages`), or None."""
     name = folder.lower().replace("_", "-").rpartition(".")[2]
     code, _, region = name.partition("-")
+    code = COUNTRY_NAMED.get(code, code) if not region else code
     if code in LANGUAGES and (not region or (region.isalpha() and 2 <= len(region) <= 4)):
         return code
     return None
@@ -185,11 +188,13 @@ def translations(paths: Iterable[str]) -> list[str]:
         sizes = {f: sum(p.startswith(f + "/") for p in listed) for f in named}
         named.discard(max(named, key=lambda f: (_language(f.rsplit("/", 1)[-1]) == "en", sizes[f], f)))
     if not by_folder:
-        return sorted(named)
+        return sorted(named | set(_deeper_translations(listed)))
     kept, base = "", outside
-    if len(outside) < min(len(pages) for pages in by_folder.values()) * MIRROR_SHARE:
-        kept = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
-        base = by_folder[kept]
+    main = max(by_folder, key=lambda f: (_language(f) == "en", len(by_folder[f]), f))
+    # Next to no page outside the main language's folder (a few beside 52 English pages): every language has a
+    # folder; the smallest translation (two pages) is no measure of it.
+    if len(outside) < len(by_folder[main]) * MIRROR_SHARE:
+        kept, base = main, by_folder[main]
     mirrors = {f for f, pages in by_folder.items() if f != kept and len(pages & base) >= MIRROR_SHARE * len(pages)}
     english = [f for f in by_folder if _language(f) == "en"]
     if len(mirrors) < SIBLING_LANGUAGES and english:
@@ -213,6 +218,24 @@ def translations(paths: Iterable[str]) -> list[str]:
             if f != kept and inner and sum(d in folders for d in inner) >= MIRROR_SHARE * len(pages):
                 mirrors.add(f)
     return sorted(named | mirrors)
+
+
+def _deeper_translations(paths: list[str]) -> list[str]:
+    """The translations in a folder below the top whose folders are languages, English among them (a Sphinx
+    site's `source/en/`, `source/ko/`): found in it as at the top. Tried as a new user would on a model hub
+    client's docs: its Korean, German, Chinese and five more folders in `docs/source/` were routed beside English."""
+    parents: dict[str, set[str]] = {}
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts)):
+            if _language(parts[i]):
+                parents.setdefault("/".join(parts[:i]), set()).add(parts[i])
+    found = sorted((p for p, langs in parents.items() if "en" in map(_language, langs)
+                    and len(langs) > SIBLING_LANGUAGES), key=lambda p: (p.count("/"), p))
+    if not found:
+        return []
+    prefix = found[0] + "/"
+    return [prefix + folder for folder in translations([p[len(prefix):] for p in paths if p.startswith(prefix)])]
 
 
 def translated(paths: Iterable[str]) -> list[str]:
