@@ -520,11 +520,10 @@ def test_translation_folders_are_found_by_their_names_and_mirrored_pages():
     assert scaffold.translations(vaults) == ["de", "fr"]
     assert scaffold.translations([*english, "de/Erste Schritte/Einen Tresor erstellen.md"]) == []  # one is no sign
     # A folder below the top whose folders are languages (a Sphinx site's `source/en/`, tried as a new user would
-    # on a model hub client's docs: eight languages routed), and beside them `cn/`, a code of no language, whose
-    # pages mirror the English ones.
-    sphinx = ["README.md", "dev/release.md", *(f"source/en/{p}" for p in ("a.md", "b.md", "e.md", "g/c.md", "g/d.md", "g/f.md")),
-              "source/ko/a.md", "source/ko/b.md", "source/de/a.md", "source/hi/g/c.md", "source/cn/a.md",
-              "source/cn/g/c.md"]
+    # on a model hub client's docs: eight languages routed), Chinese among them as `cn/`, a country's code.
+    english = [f"source/en/{p}" for p in ("a.md", "b.md", "e.md", "g/c.md", "g/d.md", "g/f.md")]
+    sphinx = ["README.md", "dev/release.md", *english, "source/ko/a.md", "source/ko/b.md", "source/de/a.md",
+              "source/hi/g/c.md", "source/cn/a.md", "source/cn/g/c.md"]
     assert scaffold.translations(sphinx) == ["source/cn", "source/de", "source/hi", "source/ko"]
 
 
