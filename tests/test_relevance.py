@@ -768,3 +768,34 @@ def _tokens_by_character(text: str) -> list[str]:
 def test_words_are_the_runs_of_word_characters(text):
     """A doc's words, split fast, are exactly its maximal runs of letters, digits and `_` (as `re`'s \\w+)."""
     assert words.tokens_of(text) == _tokens_by_character(text)
+
+
+def test_chinese_and_japanese_docs_are_searched_by_their_pairs_of_characters(ctx, tmp_path):
+    """Tried as a new user would on Chinese docs: the tokenizer keeps a sentence without spaces as one word, so
+    "怎么配置注册中心的超时？" found no doc, nor did any prompt in Chinese."""
+    docs = {"registry.md": "# 注册中心\n\n如何配置注册中心：在配置文件中设置地址和端口。\n\n"
+                           "## 超时\n\n请求超时默认为三秒。\n",
+            "deploy.md": "# 部署\n\n使用容器部署服务，并设置副本数量。\n",
+            "install.md": "# インストール\n\nコマンドでインストールします。設定ファイルは不要です。\n",
+            **{f"other{i}.md": f"# 其他{i}\n\n这里是关于日志和监控的说明。\n" for i in range(4)}}
+    cfg = project(tmp_path, docs)
+    for prompt, page in (("怎么配置注册中心的超时？", "registry.md"), ("请求超时是多少", "registry.md"),
+                         ("怎么用容器部署？", "deploy.md"), ("インストールの方法は？", "install.md")):
+        data = turn(ctx, cfg, prompt, "--session", prompt[:3])
+        assert [f["path"] for f in data["files"] if f["tier"] == HOT][:1] == [page], (prompt, data["files"])
+    assert words.content_words("配置 Dubbo注册中心") == ["配置", "dubbo", "注册", "册中", "中心"]
+    assert words.bigrams("注册abc") == ["注册", "abc"] and words.bigrams("abc") == []
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab1_ 注册中心の設定é-")), max_size=30))
+def test_pairs_of_characters_are_neighbours_in_a_run_of_chinese_or_japanese(token):
+    found = words.bigrams(token)
+    assert len(found) == len(set(found)) and all(word in token for word in found)
+    if not any(words._unspaced(ch) for ch in token):
+        assert found == []
+    else:  # every neighbouring pair of the runs is there, and every other run whole
+        for i in range(len(token) - 1):
+            if words._unspaced(token[i]) and words._unspaced(token[i + 1]):
+                assert token[i:i + 2] in found
+        runs = "".join(" " if words._unspaced(ch) else ch for ch in token).split()
+        assert set(runs) == {w for w in found if not words._unspaced(w[0])}

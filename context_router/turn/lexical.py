@@ -20,7 +20,16 @@ from ..fences import is_fence
 from ..records import DOC_SUFFIXES, doc_stem, record
 from .attention import FLOOR, Signal
 from .sections import split as split_sections
-from .words import GENERIC_NAMES, content_words, joined_name, name_parts, split_identifier, split_words, tokens_of
+from .words import (
+    GENERIC_NAMES,
+    bigrams,
+    content_words,
+    joined_name,
+    name_parts,
+    split_identifier,
+    split_words,
+    tokens_of,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +77,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 22  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 23  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
@@ -84,8 +93,8 @@ FIELDS_VERSION = 22  # how fields() writes a doc's text and splits its sections,
 # lines, `:::tip` and `:::`, and Docusaurus's highlight comments in code left out; 18: Hugo's `{{< param >}}` read as
 # its front matter value; 19: a changelog whose name goes on, `CHANGELOG-API.md`, a hub; 20: a release's notes named by
 # its version in a folder of them a hub, a file name with spaces a title; 21: Quarto's and R Markdown's files
-# too, Quarto's include lines read as the files they name; 22: a changelog entry named by its date a hub); the
-# index is built anew when it changes
+# too, Quarto's include lines read as the files they name; 22: a changelog entry named by its date a hub; 23:
+# Chinese and Japanese text also as its pairs of characters); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
@@ -186,6 +195,10 @@ def _with_parts(text: str) -> str:
     `DebounceHandler` whole, and a prompt says "debounce handler"."""
     extra: dict[str, None] = {}
     for token in set(tokens_of(text)):
+        pairs = bigrams(token)
+        if pairs:  # Chinese or Japanese: its pairs of characters, as a prompt's are searched (words.bigrams)
+            extra[" ".join(pairs)] = None
+            continue
         if "_" in token or (token.isalpha() and (token.islower() or token[1:].islower() or token.isupper())):
             continue  # snake_case is split by the tokenizer itself; a plain word (most of any text) has no parts
         parts = split_identifier(token)

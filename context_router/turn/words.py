@@ -24,6 +24,38 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+def _unspaced(ch: str) -> bool:
+    """Whether a character is of a script written without spaces between words: Chinese's and Japanese's (kana
+    and the unified ideographs)."""
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def bigrams(token: str) -> list[str]:
+    """A token with Chinese or Japanese in it as the words a search matches: each run of those as its pairs of
+    neighbouring characters (a run of one: itself), any other run whole (`Dubbo`), in order, each once; [] for
+    a token with none. Such text has no spaces, so the tokenizer keeps a sentence as one word, which no prompt
+    says (as bigram indexing does). Tried as a new user would on Chinese docs: "怎么配置注册中心的超时？"
+    found no doc."""
+    if token.isascii() or not any(map(_unspaced, token)):
+        return []
+    out: dict[str, None] = {}
+    run, other = "", ""
+    for ch in token + " ":
+        if _unspaced(ch) or ch.isspace():
+            if other:
+                out[other] = None
+                other = ""
+        if _unspaced(ch):
+            run += ch
+            continue
+        if len(run) == 1:
+            out[run] = None
+        out.update((run[i:i + 2], None) for i in range(len(run) - 1))
+        run = ""
+        other += ch.strip()
+    return list(out)
+
+
 def tokens_of(text: str) -> list[str]:
     """The maximal runs of word characters, in order. Split at ASCII punctuation and any space first; only a
     piece that still holds another character (a dash, a curly quote) is walked character by character: a doc
@@ -141,6 +173,10 @@ def content_words(text: str) -> list[str]:
             compounds.append(prev + bare)
         prev = bare
         for token in tokens_of(chunk):
+            pairs = bigrams(token)
+            if pairs:  # a run of Chinese or Japanese is searched as its pairs of characters (bigrams)
+                candidates += [p.lower() for p in pairs if len(p) > 1]
+                continue
             parts = split_identifier(token)
             pieces += parts
             # The whole identifier is kept beside its parts: docs may spell it either way.
