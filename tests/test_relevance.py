@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_router.turn import lexical, sections, words
+from context_router.turn import keywords, lexical, sections, words
 from context_router.turn.render import MarkdownLayout
 from context_router.turn.tiers import HOT, Candidate, DocView, fit
 
@@ -784,6 +784,8 @@ def test_chinese_and_japanese_docs_are_searched_by_their_pairs_of_characters(ctx
         data = turn(ctx, cfg, prompt, "--session", prompt[:3])
         assert [f["path"] for f in data["files"] if f["tier"] == HOT][:1] == [page], (prompt, data["files"])
     assert words.content_words("配置 Dubbo注册中心") == ["配置", "dubbo", "注册", "册中", "中心"]
+    # A keyword in Chinese (the page's title) fires inside a prompt's run of characters, as a word would
+    assert keywords.fired(["注册中心", "中心配置", "registry"], "怎么配置注册中心的超时？") == ["注册中心"]
     assert words.bigrams("注册abc") == ["注册", "abc"] and words.bigrams("abc") == []
 
 
@@ -791,11 +793,11 @@ def test_chinese_and_japanese_docs_are_searched_by_their_pairs_of_characters(ctx
 def test_pairs_of_characters_are_neighbours_in_a_run_of_chinese_or_japanese(token):
     found = words.bigrams(token)
     assert len(found) == len(set(found)) and all(word in token for word in found)
-    if not any(words._unspaced(ch) for ch in token):
+    if not any(words.unspaced(ch) for ch in token):
         assert found == []
     else:  # every neighbouring pair of the runs is there, and every other run whole
         for i in range(len(token) - 1):
-            if words._unspaced(token[i]) and words._unspaced(token[i + 1]):
+            if words.unspaced(token[i]) and words.unspaced(token[i + 1]):
                 assert token[i:i + 2] in found
-        runs = "".join(" " if words._unspaced(ch) else ch for ch in token).split()
-        assert set(runs) == {w for w in found if not words._unspaced(w[0])}
+        runs = "".join(" " if words.unspaced(ch) else ch for ch in token).split()
+        assert set(runs) == {w for w in found if not words.unspaced(w[0])}

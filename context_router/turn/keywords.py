@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .words import STOPWORDS, doc_name, is_word_char, stem, tokens_of
+from .words import STOPWORDS, bigrams, doc_name, is_word_char, stem, tokens_of, unspaced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,8 +60,9 @@ def has_word(keyword: str) -> bool:
 
 
 def keyword_tokens(keyword: str) -> list[str]:
-    """The stems of a keyword's words: what it is filed and looked up under."""
-    return [stem(t) for t in tokens_of(keyword)]
+    """The stems of a keyword's words: what it is filed and looked up under (Chinese and Japanese by their pairs
+    of characters, as the prompt's: words.bigrams)."""
+    return [stem(t) for token in tokens_of(keyword) for t in (bigrams(token) or (token,))]
 
 
 def index_key(keyword: str, counts: Mapping[str, int] | None = None) -> str:
@@ -86,7 +87,7 @@ def token_counts(keywords: Iterable[str]) -> dict[str, int]:
 
 
 def prompt_tokens(prompt: str) -> set[str]:
-    return {stem(t) for t in tokens_of(prompt.lower())}
+    return {stem(t) for token in tokens_of(prompt.lower()) for t in (bigrams(token) or (token,))}
 
 
 def stem_text(text: str, exact: frozenset[str] = frozenset()) -> str:
@@ -120,9 +121,10 @@ def stem_text(text: str, exact: frozenset[str] = frozenset()) -> str:
 
 def occurs(keyword: str, text: str) -> bool:
     """Whether a normalised keyword occurs in a normalised text (lower case, single spaces) between word
-    boundaries: no word character right before it if it starts with one, none right after if it ends with one."""
-    check_start = is_word_char(keyword[0])
-    check_end = is_word_char(keyword[-1])
+    boundaries: no word character right before it if it starts with one, none right after if it ends with one
+    (Chinese and Japanese, written without spaces, have no boundaries to check)."""
+    check_start = is_word_char(keyword[0]) and not unspaced(keyword[0])
+    check_end = is_word_char(keyword[-1]) and not unspaced(keyword[-1])
     i = text.find(keyword)
     while i >= 0:
         end = i + len(keyword)

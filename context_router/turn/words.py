@@ -24,7 +24,7 @@ def is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _unspaced(ch: str) -> bool:
+def unspaced(ch: str) -> bool:
     """Whether a character is of a script written without spaces between words: Chinese's and Japanese's (kana
     and the unified ideographs)."""
     return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
@@ -36,16 +36,16 @@ def bigrams(token: str) -> list[str]:
     a token with none. Such text has no spaces, so the tokenizer keeps a sentence as one word, which no prompt
     says (as bigram indexing does). Tried as a new user would on Chinese docs: "怎么配置注册中心的超时？"
     found no doc."""
-    if token.isascii() or not any(map(_unspaced, token)):
+    if token.isascii() or not any(map(unspaced, token)):
         return []
     out: dict[str, None] = {}
     run, other = "", ""
     for ch in token + " ":
-        if _unspaced(ch) or ch.isspace():
+        if unspaced(ch) or ch.isspace():
             if other:
                 out[other] = None
                 other = ""
-        if _unspaced(ch):
+        if unspaced(ch):
             run += ch
             continue
         if len(run) == 1:
