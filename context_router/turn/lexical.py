@@ -94,7 +94,8 @@ FIELDS_VERSION = 23  # how fields() writes a doc's text and splits its sections,
 # its front matter value; 19: a changelog whose name goes on, `CHANGELOG-API.md`, a hub; 20: a release's notes named by
 # its version in a folder of them a hub, a file name with spaces a title; 21: Quarto's and R Markdown's files
 # too, Quarto's include lines read as the files they name; 22: a changelog entry named by its date a hub; 23:
-# Chinese and Japanese text also as its pairs of characters); the index is built anew when it changes
+# Chinese and Japanese text also as its pairs of characters, in the index and the vectors); the index is built
+# anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:
