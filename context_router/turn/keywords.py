@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .words import STOPWORDS, bigrams, doc_name, is_word_char, stem, tokens_of, unspaced
+from .words import STOPWORDS, doc_name, is_word_char, searched, stem, tokens_of, unspaced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def has_word(keyword: str) -> bool:
 def keyword_tokens(keyword: str) -> list[str]:
     """The stems of a keyword's words: what it is filed and looked up under (Chinese and Japanese by their pairs
     of characters, as the prompt's: words.bigrams)."""
-    return [stem(t) for token in tokens_of(keyword) for t in (bigrams(token) or (token,))]
+    return [stem(t) for token in tokens_of(keyword) for t in searched(token)]
 
 
 def index_key(keyword: str, counts: Mapping[str, int] | None = None) -> str:
@@ -87,7 +87,7 @@ def token_counts(keywords: Iterable[str]) -> dict[str, int]:
 
 
 def prompt_tokens(prompt: str) -> set[str]:
-    return {stem(t) for token in tokens_of(prompt.lower()) for t in (bigrams(token) or (token,))}
+    return {stem(t) for token in tokens_of(prompt.lower()) for t in searched(token)}
 
 
 def stem_text(text: str, exact: frozenset[str] = frozenset()) -> str:

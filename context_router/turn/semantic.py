@@ -16,7 +16,7 @@ from collections import Counter
 from zlib import crc32
 
 from ..records import record
-from .words import FILLER, STOPWORDS, bigrams, tokens_of
+from .words import FILLER, STOPWORDS, searched, tokens_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def terms(text: str) -> list[str]:
     Chinese and Japanese as their pairs of characters (words.bigrams)."""
     tokens = tokens_of(text.lower())
     if not text.isascii():
-        tokens = [t for token in tokens for t in (bigrams(token) or (token,))]
+        tokens = [t for token in tokens for t in searched(token)]
     if "_" not in text:
         return [t for t in tokens if len(t) > 1 and t not in STOPWORDS]
     out: list[str] = []

@@ -56,6 +56,11 @@ def bigrams(token: str) -> list[str]:
     return list(out)
 
 
+def searched(token: str) -> list[str]:
+    """A token as a search matches it: itself, or the pairs of characters of its Chinese or Japanese (bigrams)."""
+    return bigrams(token) or [token]
+
+
 def tokens_of(text: str) -> list[str]:
     """The maximal runs of word characters, in order. Split at ASCII punctuation and any space first; only a
     piece that still holds another character (a dash, a curly quote) is walked character by character: a doc
