@@ -109,13 +109,18 @@ def is_doc_file(name: str) -> bool:
 
 
 def doc_stem(name: str) -> str:
-    """A doc file's or folder's name as it names the doc: without its suffix (`intro.mdx` -> `intro`) and
-    without the order number a site sorts its pages by (Nuxt Content's `1.getting-started/01.intro.md` ->
-    `getting-started`, `intro`)."""
+    """A doc file's or folder's name as it names the doc: without its suffix (`intro.mdx` -> `intro`), without
+    the order number a site sorts its pages by (Nuxt Content's `1.getting-started/01.intro.md` ->
+    `getting-started`, `intro`) and without the id a Notion export gives every page (`Deploy Process
+    9f8e7d6c5b4a39281706f5e4d3c2b1a0.md` -> `Deploy Process`: tried as a new user would, each page's derived
+    keywords held its name with the id, a phrase no prompt says)."""
     for suffix in DOC_SUFFIXES:
         if name.endswith(suffix):
             name = name[:-len(suffix)]
             break
+    head, _, tail = name.rpartition(" ")
+    if head and len(tail) == 32 and all(ch in "0123456789abcdef" for ch in tail):
+        name = head
     return unordered(name)
 
 

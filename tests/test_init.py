@@ -795,6 +795,11 @@ def test_a_sites_order_numbers_name_nothing(ctx, tmp_path):
     ("404.md", "404"), ("2fa.md", "2fa"), ("1.0-release-notes.md", "1.0-release-notes"), ("v1.2.md", "v1.2"),
     ("20-core-concepts", "core-concepts"), ("01_setup.md", "setup"), ("2023-01-05-launch.md", "2023-01-05-launch"),
     ("ch01-02-hello.md", "ch01-02-hello"),
+    # A Notion export's page id (tried as a new user would: every page's derived keywords held its name with it)
+    ("Deploy Process 9f8e7d6c5b4a39281706f5e4d3c2b1a0.md", "Deploy Process"),
+    ("Engineering 3c5d7e9f1a2b4c6d8e0f1a2b3c4d5e6f", "Engineering"),
+    ("release 9f8e7d6c5b4a39281706f5e4d3c2b1a0aa.md", "release 9f8e7d6c5b4a39281706f5e4d3c2b1a0aa"),  # no id: 34
+    ("9f8e7d6c5b4a39281706f5e4d3c2b1a0.md", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),  # the id alone names the page
 ])
 def test_a_doc_stem_is_its_name_without_an_order_number(name, stem):
     assert doc_stem(name) == stem
