@@ -95,16 +95,17 @@ def decayed(score: float, rate: float, turns: int) -> float:
     return score
 
 
-DOC_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".Rmd", ".rmd")  # markdown, MDX (Docusaurus, Nextra,
-# Starlight: markdown with JSX and imports), markdown by its long name (Jekyll's `_posts/`, a `README.markdown`),
-# and Quarto's and R Markdown's (a Quarto site's pages, an R package's vignettes: markdown with code cells)
+DOC_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".Rmd", ".rmd", ".rst")  # markdown, MDX (Docusaurus,
+# Nextra, Starlight: markdown with JSX and imports), markdown by its long name (Jekyll's `_posts/`, a
+# `README.markdown`), Quarto's and R Markdown's (a Quarto site's pages, an R package's vignettes: markdown with
+# code cells), and reStructuredText (a Sphinx site's pages: read as markdown, store/rst.py)
 
 
-READS = f"ctx reads markdown files ({', '.join(DOC_SUFFIXES)})"  # what a folder with no docs is told
+READS = f"ctx reads markdown and reStructuredText files ({', '.join(DOC_SUFFIXES)})"  # told to a folder with no docs
 
 
 def is_doc_file(name: str) -> bool:
-    """Whether a file name is a doc's: a markdown or MDX file."""
+    """Whether a file name is a doc's: a markdown, MDX or reStructuredText file."""
     return name.endswith(DOC_SUFFIXES)
 
 

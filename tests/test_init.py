@@ -441,7 +441,7 @@ def test_a_folder_without_docs_is_said(ctx, tmp_path):
     write_docs(tmp_path / "docs", {"notes.txt": "not markdown\n"})
     res = ctx("init")
     assert res.code == 0
-    reads = "ctx reads markdown files (.md, .mdx, .markdown, .qmd, .Rmd, .rmd)"
+    reads = "ctx reads markdown and reStructuredText files (.md, .mdx, .markdown, .qmd, .Rmd, .rmd, .rst)"
     assert f"warning: no docs in docs: {reads}" in res.err
     res = ctx("check")
     assert res.code == 0
@@ -686,15 +686,15 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     write_docs(tmp_path, {**{f"content/p{i}.md": f"# P{i}\n" for i in range(4)}, "README.md": "# R\n",
                           "scripts/a.md": "# A\n"})
     res = ctx("init")
-    assert res.code == 2 and res.err.endswith("name it, as in `ctx init content` (4 markdown files there)\n"), res.err
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init content` (4 doc files there)\n"), res.err
     # A handbook's pages at its root, beside its README and licence: the root is suggested
     write_docs(tmp_path, {f"page{i}.md": f"# Page {i}\n" for i in range(5)} | {"LICENSE.md": "# MIT\n"})
     res = ctx("init")
-    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 doc files there)\n"), res.err
     # Never a translation of them, though it holds more (`ja/`, `de/` beside the English pages at the root)
     write_docs(tmp_path, {f"{lang}/page{i}.md": f"# Seite {i}\n" for lang in ("ja", "de") for i in range(6)})
     res = ctx("init")
-    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 markdown files there)\n"), res.err
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 doc files there)\n"), res.err
 
 
 def test_the_folder_suggested_is_the_one_that_holds_nearly_all_the_pages(tmp_path):
@@ -1177,7 +1177,7 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
                           "vendor/x/README.md": "# X\n"})
     res = ctx("init")
     assert res.code == 0, res.err
-    assert ("note: 4 more markdown files here are outside docs (CONTRIBUTING.md, README.md, "
+    assert ("note: 4 more doc files here are outside docs (CONTRIBUTING.md, README.md, "
             "service/history/README.md, ... (+1 more)): `ctx init . --force` routes the whole repo") in res.out
     named = ctx("init", "docs", "--force")
     assert named.code == 0 and "outside" not in named.out  # a folder named on purpose: nothing to say
@@ -1335,3 +1335,78 @@ def test_an_r_packages_docs_are_its_readme_news_and_vignettes(ctx, tmp_path):
         (tmp_path / name).unlink()
     res = ctx("init")
     assert res.code == 2 and "ctx init tests" not in res.err, res.err
+
+
+def test_a_sphinx_sites_restructuredtext_pages_are_docs(ctx, tmp_path):
+    """Tried as a new user would (`ctx init`) on a web framework's Sphinx docs: its 76 `.rst` pages were read as
+    no docs at all ("no docs in docs"). They are read as markdown now: their titles are headings (levels by the
+    order the page's styles come in), their literal blocks code blocks, their includes the files they name."""
+    write_docs(tmp_path / "docs", {
+        "conf.py": "project = 'Flask'\n",
+        "index.rst": "Welcome\n=======\n\n.. toctree::\n\n   errorhandling\n   api\n",
+        "errorhandling.rst": (".. _errors:\n\nHandling Application Errors\n===========================\n\n"
+                              "Applications fail, servers fail.\n\nError Handlers\n--------------\n\n"
+                              "Registering\n```````````\n\nRegister handlers with a decorator::\n\n"
+                              "    @app.errorhandler(404)\n    # the handler\n    def not_found(e):\n"
+                              "        return 'gone', 404\n\n.. include:: _parts/codes.rst\n\n"
+                              "Logging\n-------\n\nLog to a file.\n"),
+        "_parts/codes.rst": "Any status code from 400 to 599 can be handled.\n",
+        "api.rst": "API\n===\n\n.. autoclass:: Flask\n   :members:\n\n.. autofunction:: send_file\n"})
+    res = ctx("init")
+    assert res.code == 0 and "docs: docs" in res.out, res.out
+    assert "errorhandling.rst" in derived_keywords(tmp_path)
+    shown = ctx("show", "errorhandling.rst", "Registering").out
+    assert shown.startswith("### Registering\n"), shown
+    assert "Register handlers with a decorator:\n\n```\n@app.errorhandler(404)\n# the handler\n" in shown
+    assert "Any status code from 400 to 599 can be handled." in shown and "include::" not in shown
+    assert "Log to a file" not in shown  # the `##` after it is a section of its own
+    data = json.loads(ctx("route", "how do I register an error handler for a 404?", "--format", "json").out)
+    assert data["files"][0]["path"] == "errorhandling.rst", data["files"]
+    assert "# Handling Application Errors" in data["context"] and ".. _errors:" not in data["context"]
+    assert ctx("check").out == "ok: config and docs look right\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["title", "text", "code"]), st.sampled_from("=-~^"),
+                          st.from_regex(r"[A-Za-z][A-Za-z ]{0,20}[a-z]", fullmatch=True)), max_size=12))
+def test_restructuredtext_reads_as_its_headings_and_code(pieces):
+    """Every title is a heading, at the level of its style's first use; every line of text stays; a literal
+    block is fenced, its lines dedented and none of them a heading."""
+    from context_router.store import rst
+    lines: list[str] = []
+    styles: list[str] = []
+    want_heads, want_code = [], []
+    for kind, mark, words in pieces:
+        if kind == "title":
+            lines += [words, mark * len(words), ""]
+            styles += [mark] if mark not in styles else []
+            want_heads.append("#" * (styles.index(mark) + 1) + " " + words)
+        elif kind == "text":
+            lines += [words + ".", ""]
+        else:
+            lines += [words + "::", "", "    # " + words, "    x = 1", ""]
+            want_code.append("# " + words)
+    out = rst.as_markdown("\n".join(lines)).split("\n")
+    heads, code, fenced = [], [], False
+    for ln in out:
+        if ln.startswith("```"):
+            fenced = not fenced
+        elif ln.startswith("#"):
+            (code if fenced else heads).append(ln)
+    assert heads == want_heads and code == want_code and not fenced
+    for kind, _, words in pieces:
+        assert (words + "." if kind == "text" else words + ":" if kind == "code" else "# " + words) in "\n".join(out)
+
+
+def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
+    """Tried as a new user would on a database toolkit's repo: its Sphinx source is `doc/build/` (conf.py and
+    index.rst there), and `ctx init` took `doc/`, every page's path starting `build/`; its change fragments
+    (`changelog/unreleased_13/6135.rst`) were each asked for a title."""
+    write_docs(tmp_path / "doc" / "build", {
+        "conf.py": "project = 'db'\n", "index.rst": "Docs\n====\n\n.. toctree::\n\n   pooling\n",
+        "pooling.rst": "Connection Pooling\n==================\n\nThe pool keeps connections open.\n",
+        "changelog/unreleased_13/6135.rst": ".. change::\n    :tags: bug\n\n    Fixed the pool's timeout.\n"})
+    res = ctx("init")
+    assert res.code == 0 and "docs: doc/build;" in res.out, res.out
+    assert "pooling.rst" in derived_keywords(tmp_path)
+    assert ctx("check").out == "ok: config and docs look right\n"

@@ -124,10 +124,12 @@ def test_changelogs_are_hubs():
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
     note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",
-                 "releases/v2.md", "release_notes/1.2.0-beta.1.md", "docs/changelog/2024-10-sidebar.mdx"):
+                 "releases/v2.md", "release_notes/1.2.0-beta.1.md", "docs/changelog/2024-10-sidebar.mdx",
+                 # a change's fragment, named by its ticket (a database toolkit's; towncrier's)
+                 "doc/changelog/unreleased_13/6135.rst", "newsfragments/1234.bugfix.md", "changelog.d/567.md"):
         assert sections.is_release_notes(path) and sections.is_hub(path, note), path
     for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md",
-                 "guides/2024-10-sidebar.md"):
+                 "guides/2024-10-sidebar.md", "tutorial/101.md", "changelog/12.md", "changes/1234.a.b.md"):
         assert not sections.is_release_notes(path) and not sections.is_hub(path, note), path
 
 
@@ -523,3 +525,12 @@ def test_the_show_command_a_cut_doc_names_runs_as_a_shell_splits_it(ctx, tmp_pat
     assert sections.show_command("it's.md") == "ctx show 'it'\"'\"'s.md'"
     assert shlex.split(sections.show_command("it's.md")) == ["ctx", "show", "it's.md"]
     assert sections.show_command("guides/a-b_c.md", True) == "ctx show guides/a-b_c.md SECTION"
+
+
+def test_a_names_line_names_a_first_title_too_long_for_it():
+    """A changelog's sentence of a heading, longer than the line's room, was named "..." and the line read
+    "not shown: ..., ... (83 of 84 sections)": its first words are named now."""
+    title = "Session.merge resolves pending conflicts the same as persistent objects do"
+    line = sections._left_out_line([title, "Other"], 84, "migration_11.rst", False, {title})
+    assert line.startswith("... [cut; not shown: Session.merge resolves pending conflicts") and ": ..., ..." not in line
+    assert len(sections._names_line("[", [title], "]", 20)) <= 20 + 2 + len(" ...")

@@ -417,7 +417,7 @@ def init(docs: str | None = typer.Argument(
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
             found = scaffold.likeliest_docs(os.getcwd())
-            example = (f"`ctx init {found[0]}` ({found[1]} markdown files there)" if found
+            example = (f"`ctx init {found[0]}` ({found[1]} doc files there)" if found
                        else "`ctx init path/to/docs`")
             raise InputError("no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
                              f"src/content/docs, or a Hugo or Zola site's content/): name it, as in {example}")
@@ -457,7 +457,7 @@ def init(docs: str | None = typer.Argument(
         outside = scaffold.outside(os.getcwd(), docs)
         if outside:
             more = f", ... (+{len(outside) - 3} more)" if len(outside) > 3 else ""
-            print(f"note: {len(outside)} more markdown files here are outside {os.path.relpath(docs)} "
+            print(f"note: {len(outside)} more doc files here are outside {os.path.relpath(docs)} "
                   f"({', '.join(outside[:3])}{more}): `ctx init . --force` routes the whole repo")
     _index_new(written, len(body.get("derived_keywords", body.get("keywords", {}))))
     print("\n".join(scaffold.next_steps(output, os.getcwd())))

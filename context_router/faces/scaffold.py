@@ -609,6 +609,8 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
         return folder
     if sites.mintlify(folder) or sites.quarto(folder) or sites.r_package(folder):
         return folder  # the pages are the folder's own, beside its config (an R package's: README, vignettes)
+    if (src := sites.sphinx_source(folder)) is not None:
+        return src  # a Sphinx project's source: the folder, or its one folder (`doc/build/`, `docs/source/`)
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(

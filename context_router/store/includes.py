@@ -3,10 +3,11 @@
 A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "CONTRIBUTING.md"`,
 `--8<-- "docs/source_files/pixi.toml:minimal"`), mdBook's `{{#include ./generated/commands.md}}` (and
 `{{#rustdoc_include}}`), VitePress' `<!--@include: ./parts/basics.md-->` and its code import
-`<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`; and Hugo's `{{< param "PRODUCT_NAME" >}}`,
-the value the page's front matter or a `cascade:` in the `_index.md` of a folder above it sets. The model is
-shown what the reader sees: the file, or its named part, in place of the line. A path that does not resolve
-inside the site (the folder of its mkdocs.yml, book.toml, `.vitepress` or `_quarto.yml`, else the docs) keeps
+`<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`, reStructuredText's `.. include:: intro.rst`;
+and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter or a `cascade:` in the `_index.md` of
+a folder above it sets. The model is shown what the reader sees: the file, or its named part, in place of the
+line. A path that does not resolve inside the site (the folder of its mkdocs.yml, book.toml, `.vitepress`,
+`_quarto.yml` or Sphinx's `conf.py`, else the docs) keeps
 its line, as the site would fail on it. Tried as a new user would: a contributing page was its one include
 line, and a how-to's example code was a list of include lines.
 
@@ -30,15 +31,16 @@ VITEPRESS = "<!--@include:"
 CODE_IMPORT = "<<< "  # VitePress: a code file as a code block
 PARAM = ("{{< param ", "{{% param ")  # Hugo: a front matter value (the page's, or cascaded from a section's)
 QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's folder (`/...`: the project's)
+RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
-SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.yml", "_quarto.yaml")
+SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.yml", "_quarto.yaml", "conf.py")
 
 
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
-    return (SNIPPET in text or VITEPRESS in text or QUARTO in text or any(m in text for m in BOOK)
+    return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or any(m in text for m in BOOK)
             or _has_params(text) or text.startswith(CODE_IMPORT) or "\n" + CODE_IMPORT in text)
 
 
@@ -195,6 +197,8 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
             new = _code_import(bare[len(CODE_IMPORT):].strip(), docs_root, site, here, read) or line
         elif bare.startswith(QUARTO) and bare.endswith(">}}"):
             new = _quarto(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth) or line
+        elif line.startswith(RST):
+            new = _quarto(bare[len(RST):].strip(), docs_root, site, here, read, depth) or line
         size += len(new) + 1
         if size > MAX_CHARS:
             new = line
@@ -205,8 +209,8 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
 
 
 def _quarto(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
-    """A Quarto include: the file, from the page's folder, or from the project's (its `_quarto.yml`) when the
-    name starts with `/`; its own includes read in turn."""
+    """A Quarto (or reStructuredText) include: the file, from the page's folder, or from the project's (its
+    `_quarto.yml`, Sphinx's `conf.py`) when the name starts with `/`; its own includes read in turn."""
     name = arg.strip("\"'")
     found = _resolve(name[1:], [site], site, read) if name.startswith("/") else _resolve(name, [here], site, read)
     if found is None:

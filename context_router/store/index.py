@@ -15,7 +15,7 @@ from ..errors import DocsError
 from ..fences import is_fence
 from ..markup import leaves_out
 from ..records import doc_path, is_doc_file, record
-from . import includes
+from . import includes, rst
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -666,7 +666,10 @@ def readable(body: str, rel: str) -> str:
     doc's without its imports and exports. A `.md` doc with an import at the margin is MDX too: Docusaurus
     reads `.md` pages as MDX, and a page written for it opens with `import Tabs from '@theme/Tabs';`, or
     imports a partial where it shows it (`import ScriptShell from './_scriptShell.mdx'`). In plain markdown
-    no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays."""
+    no line of text is an ES module import; a paragraph that starts with "import " and no `from '` stays. A
+    reStructuredText page reads as markdown (rst.py)."""
+    if rel.endswith(rst.SUFFIX):
+        body = rst.as_markdown(body)
     body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
                                                                                     title_only=True)))))
     body = raised_headings(lowered_headings(unindented_headings(without_link_definitions(body))))

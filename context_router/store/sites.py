@@ -171,6 +171,28 @@ def quarto(folder: str) -> bool:
     return any(os.path.isfile(os.path.join(folder, name)) for name in QUARTO_CONFIGS)
 
 
+def sphinx_source(folder: str) -> str | None:
+    """The source folder of the Sphinx project here: this folder, or the one folder just inside it, that holds
+    a `conf.py` beside an `index` (or `contents`) page; None when there is none. Tried as a new user would on a
+    database toolkit's repo: its pages are in `doc/build/` (Sphinx's source, whatever its name), and `ctx init`
+    took `doc/`, every page's path starting `build/`."""
+    def is_source(path: str) -> bool:
+        return os.path.isfile(os.path.join(path, "conf.py")) and any(
+            os.path.isfile(os.path.join(path, name)) for name in SPHINX_ROOTS)
+
+    if is_source(folder):
+        return folder
+    try:
+        inner = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if not name.startswith(".")]
+    except OSError:
+        return None
+    found = [path for path in inner if os.path.isdir(path) and is_source(path)]
+    return found[0] if len(found) == 1 else None
+
+
+SPHINX_ROOTS = ("index.rst", "index.md", "contents.rst")
+
+
 def sites_inside(docs_root: str) -> list[str]:
     """The folders just inside these docs that hold a Docusaurus site's config (a monorepo's `docs/` or
     `website/`, when the docs folder is the whole repo): their `_*` files are partials, as skips_underscored

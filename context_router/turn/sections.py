@@ -516,7 +516,9 @@ def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT
     used = 0
     for title in names:
         if used + len(title) > room:
-            shown.append("...")
+            # The first name alone too long for the line (a changelog's sentence of a heading): its words that
+            # fit ("..., ... (83 of 84 sections)" named nothing).
+            shown.append(title[:room].rsplit(" ", 1)[0] + " ..." if not shown and " " in title[:room] else "...")
             break
         shown.append(title)
         used += len(title) + 2
@@ -577,12 +579,14 @@ HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
-LOG_FOLDERS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases"})
+LOG_FOLDERS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases", "newsfragments",
+                         "changelog.d", "changes.d"})
 HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
 HUB_MIN_LINKS = 6
 
 
-STUB_CHARS = 200  # a page of markup (`::: module.name`, badges, HTML) with less prose than this is a hub
+STUB_CHARS = 200  # a page of markup (`::: module.name`, `.. automodule::`, badges, HTML) with less prose than
+# this is a hub
 
 
 def is_release_notes(path: str) -> bool:
@@ -593,7 +597,12 @@ def is_release_notes(path: str) -> bool:
     *folders, name = path.lower().replace(" ", "-").replace("_", "-").split("/")
     stem = name.rsplit(".", 1)[0]
     dated = stem[:4].isdigit() and stem[4:5] == "-" and stem[5:7].isdigit()  # `changelog/2024-10-sidebar.mdx`
-    return (_is_version(stem) or dated) and any(f in LOG_FOLDERS for f in folders)
+    # A change's fragment, named by its ticket (`changelog/unreleased_13/6135.rst`, towncrier's
+    # `newsfragments/1234.bugfix.md`): tried as a new user would on a database toolkit's docs, `ctx check` asked
+    # 38 of them for a title.
+    ticket, _, kind = stem.partition(".")
+    fragment = len(ticket) >= 3 and ticket.isdigit() and "." not in kind
+    return (_is_version(stem) or dated or fragment) and any(f in LOG_FOLDERS for f in folders)
 
 
 def _is_version(stem: str) -> bool:
@@ -617,6 +626,7 @@ def is_hub(path: str, body: str) -> bool:
         return True
     prose = links = prose_chars = markup = 0
     fenced = False
+    rst = path.endswith(".rst")  # a directive (`.. autoclass:: Flask`) and its options are markup
     for line in body.splitlines():
         if line.startswith(("```", "~~~")) and is_fence(line):
             fenced = not fenced
@@ -631,12 +641,20 @@ def is_hub(path: str, body: str) -> bool:
         prose += 1
         if "](" in text and _link_chars(text) * 2 >= len(text.lstrip("-*+|0123456789. ")):
             links += 1
-        elif text.startswith(("<", ":::", "[![", "![")):
+        elif text.startswith(("<", ":::", "[![", "![")) or rst and (text.startswith(".. ") or _rst_option(text)):
             markup += 1
         else:
             prose_chars += len(text)
     stub = prose_chars == 0 or (markup > 0 and prose_chars < STUB_CHARS)
     return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub
+
+
+def _rst_option(text: str) -> bool:
+    """Whether a line is a reStructuredText directive's option (`:members:`, `:caption: app.py`; not a role,
+    :func:`open`, that starts a sentence): with the directive (`.. autoclass:: Flask`) it is markup, and a
+    Sphinx page of them (autodoc's) says nothing itself."""
+    name, colon, rest = text[1:].partition(":")
+    return text[:1] == ":" and bool(colon) and name.replace("-", "").isalnum() and rest[:1] in ("", " ")
 
 
 def _link_chars(line: str) -> int:
