@@ -142,6 +142,7 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
     """The text evidence: ask the text index what the stage needs, hand it the answers."""
     said = lexical.query_words(prompt)
     counts = store.lexical_doc_counts(said)
+    said = lexical.unranked_phrases(said, counts, n_docs)
     query = lexical.query(said, counts, n_docs)
     docs = dict(store.lexical_search(query, lexical.FIELD_WEIGHTS, lexical.LIMIT)) if query else {}
     common = lexical.common_words(said, counts, n_docs)

@@ -169,6 +169,9 @@ def test_init_derives_keywords(ctx, tmp_path):
     assert "HOT] systems/legion.md" in ctx("route", "legion").out
     res = ctx("init", "docs")
     assert res.code == 2 and "already exists (use --force to overwrite)" in res.err
+    # ... said before a doc is read (a cheat-sheet repo's 7,400 pages were read first), or a folder looked for
+    res = ctx("init", "nowhere")
+    assert res.code == 2 and res.err == "ctx: error: config.yaml already exists (use --force to overwrite)\n", res.err
 
 
 def test_init_from_claude_cognitive(ctx, tmp_path):

@@ -132,6 +132,27 @@ def test_init_derives_no_noise(ctx, tmp_path):
                    "webhook signer", "dead letter", "sqlalchemy"]
 
 
+def test_little_words_and_a_hubs_terms_are_no_keywords(ctx, tmp_path):
+    """Tried as a new user would on a cheat-sheet repo of 7,400 command pages: the pages of the shell's `do`, of
+    `which`, of `h` were named by keywords `do`, `which`, `h`, and "how do I ..." fired `do` on every turn. On a
+    runtime's docs, a release changelog held API names (`writableEnded`) as its own terms and came WARM for API
+    questions."""
+    write_docs(tmp_path / "docs", {
+        "do.md": "# do\n\nA keyword of the shell: runs the commands of a loop.\n",
+        "which.md": "# which\n\nLocate a program in the user's path.\n",
+        "h.md": "# h\n\nShow a command's help page in the terminal.\n",
+        "tar.md": "# tar\n\nArchiving utility: `tar xf archive.tar`.\n\n## {{% heading \"synopsis\" %}}\n\n"
+                  "tar [opts]\n",
+        "changelogs/CHANGELOG_V12.md": "# Node.js 12 ChangeLog\n\n* `writableEnded` added to the stream API\n"})
+    assert ctx("init", "docs").code == 0
+    kws = derived_keywords(tmp_path)
+    assert "do" not in kws["do.md"] and "which" not in kws["which.md"] and "h" not in kws["h.md"], kws
+    assert kws["tar.md"][0] == "tar" and not any("{" in k for k in kws["tar.md"]), kws
+    assert kws["changelogs/CHANGELOG_V12.md"] == ["node.js 12 changelog", "changelog v12"], kws
+    assert "do.md" not in {f["path"] for f in json.loads(ctx("route", "how do I extract a tar archive?",
+                                                           "--format", "json").out)["files"]}
+
+
 MARKUP = st.sampled_from(["**{}**", "`{}`", "{} {{#anchor-x}}", '<a name="n"></a>{}', ":simple-slack: {}",
                           "[{}](/docs/x.md)", "**[{}](../y.md)**", "*{}*", "_{}_", "{} <small>new</small>",
                           '"{}"', "{}:"])
@@ -922,8 +943,8 @@ def test_a_docs_own_heading_is_a_keyword_beside_its_nav_title(ctx, tmp_path):
         "intro.md": "---\ntitle: Start here\n---\n\n# Start here\n\nA counter.\n"})
     assert ctx("init").code == 0
     derived = derived_keywords(tmp_path)
-    assert derived["directives/if.md"] == ["if", "x-if"]
-    assert derived["directives/show.md"] == ["show", "x-show"]
+    assert derived["directives/if.md"] == ["x-if"]  # "if" alone is a little word, in any prompt
+    assert derived["directives/show.md"] == ["x-show"]
     assert derived["intro.md"] == ["start here", "intro"]
 
 
@@ -1245,7 +1266,7 @@ def test_a_heading_with_quoted_words_is_a_keyword_without_its_quotes(ctx, tmp_pa
     write_docs(tmp_path / "docs", {"a.md": "# What's new\n\n### ModelSerializer 'fields' and 'exclude'\n\nText.\n",
                                    "b.md": "# B\n\nOther.\n"})
     assert ctx("init").code == 0
-    assert derived_keywords(tmp_path)["a.md"] == ["what's new", "a", "modelserializer fields and exclude"]
+    assert derived_keywords(tmp_path)["a.md"] == ["what's new", "modelserializer fields and exclude"]
 
 
 def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
@@ -1259,6 +1280,7 @@ def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
     res = ctx("init")
     assert res.code == 0 and "drafts left out: old.md, stub.md, wip.md;" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["guide.md"]
+
 
 
 def test_a_note_apps_help_vaults_are_read_as_the_app_names_their_pages(ctx, tmp_path):

@@ -76,6 +76,29 @@ def test_a_hyphened_name_with_a_one_letter_part_is_searched_as_it_is_written(ctx
     assert now.get("conditional.md") == HOT and "lists.md" not in now
 
 
+def test_a_dotted_name_is_searched_as_it_is_written(ctx, tmp_path):
+    """Tried as a new user would on a runtime's API reference: "what options does http.request accept?" searched
+    only "accept" (its other words are in half the pages) and showed a contributor guide's "Accepting
+    modifications"; and the section of `http.request`, two headings for its two signatures, was empty."""
+    # Each page's every section says "options", "HTTP" and "request" (never one after the other): too many
+    # sections for the words to rank them (lexical.SECTION_EXTRA).
+    calls = "".join(f"## `call{i}()`\n\nTakes options for the HTTP server, and the request goes on.\n\n"
+                    for i in range(130))
+    docs = {"api/http.md": "# HTTP\n\n" + calls + "## `http.request(options[, callback])`\n\n"
+                           "## `http.request(url[, options][, callback])`\n\n<!-- YAML\nadded: v0.3.6\n-->\n\n"
+                           "* `timeout` {number} the socket timeout.\n",
+            "contributing/guide.md": "# Collaborator guide\n\n" + calls + "## Accepting modifications\n\n"
+                                     "Accept a change after review.\n",
+            **{f"api/m{i}.md": f"# Module {i}\n\n{calls}" for i in range(7)}}
+    cfg = project(tmp_path, docs)
+    assert "http request" in words.content_words("what options does http.request accept?")
+    data = turn(ctx, cfg, "what options does http.request accept?", "--budget", "6000")
+    assert "the socket timeout" in data["context"], data["context"]
+    assert words.dotted("fs.mkdir(path,") == "fs mkdir" and words.dotted("v1.2.3") is None
+    shown = ctx("show", "api/http.md", "http.request", "--config", cfg).out
+    assert "## `http.request(url[, options][, callback])`" in shown and "the socket timeout" in shown, shown
+
+
 def test_a_verb_and_its_particle_find_the_word_the_docs_write(ctx, tmp_path):
     """Tried as a new user would on a database's docs: "how do I back up my database?" sent the permission
     pages (a revoke's "back") and left out the "Backup and restore" guide; "backup" found it."""

@@ -534,3 +534,14 @@ def test_a_names_line_names_a_first_title_too_long_for_it():
     line = sections._left_out_line([title, "Other"], 84, "migration_11.rst", False, {title})
     assert line.startswith("... [cut; not shown: Session.merge resolves pending conflicts") and ": ..., ..." not in line
     assert len(sections._names_line("[", [title], "]", 20)) <= 20 + 2 + len(" ...")
+
+
+def test_overloads_are_one_section_and_a_templates_empty_headings_stay_apart():
+    """An API's two signatures, headed one right on the other, are one section (`ctx show api/http.md
+    http.request` printed the first heading alone); a template's headings with nothing under them are not."""
+    body = ("# HTTP\n\n## `http.request(options)`\n\n## `http.request(url[, options])`\n\n* `timeout` the socket "
+            "timeout.\n\n## Breaking Changes\n\n## API Changes\n\nNone.\n")
+    parts = sections.split(body)
+    assert [(s.title, s.level) for s in parts[1:]] == [("`http.request(options)`", 2), ("Breaking Changes", 2),
+                                                         ("API Changes", 2)]
+    assert "## `http.request(url[, options])`" in parts[1].text and "socket timeout" in parts[1].text

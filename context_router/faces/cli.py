@@ -412,6 +412,7 @@ def init(docs: str | None = typer.Argument(
     """
     from . import scaffold
 
+    scaffold.check_target(output, force)
     named = docs is not None
     if docs is None:
         docs = scaffold.default_docs(os.getcwd())

@@ -15,6 +15,7 @@ from ..records import DOC_SUFFIXES, is_doc_file
 from ..store import globs, includes, index, mkdocs, sites
 from ..store.files import write_atomic
 from ..turn.keywords import WEAK_OWNERS
+from ..turn.sections import is_hub
 from ..turn.words import FILLER, GENERIC_NAMES, STOPWORDS, doc_name, doc_stem
 
 _DOC = r"\.(?:mdx?|markdown|qmd|[Rr]md)"  # a link to a doc (records.DOC_SUFFIXES)
@@ -99,7 +100,10 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
     related: dict[str, list[str]] = {}
     for rel, body in bodies.items():
         words: list[str] = []
-        own = [t for t in terms[rel] if owners[t] == 1 and _names_something(t, holders, n_docs)]
+        # A hub's terms are other pages' (a changelog's `writableEnded`, the stream reference's; an index's link
+        # texts): tried as a new user would on a runtime's docs, release changelogs came WARM for API questions.
+        own = [] if is_hub(rel, body) else [
+            t for t in terms[rel] if owners[t] == 1 and _names_something(t, holders, n_docs)]
         if len(own) > MAX_KEYWORDS:
             # More terms than room: the ones the doc says most (a reference of eighty functions is about `rate`
             # more than about `abs`, the first in its order); then in its order.
@@ -408,10 +412,15 @@ PLACEHOLDERS = frozenset({"foo", "bar", "baz", "qux", "quux", "foobar"})  # an e
 
 def _poor(word: str) -> bool:
     """A derived keyword that names nothing a prompt would say of its doc: a number ("1", a guide's file name),
-    a cut identifier (`read_`), a generic title ("overview", "table of contents"), or an example's made-up name
-    (`foo_project`). Tried as a new user would on a dataframe library's and a package manager's docs."""
+    a cut identifier (`read_`), a generic title ("overview", "table of contents"), an example's made-up name
+    (`foo_project`), little words only (a command page's name `do`, `which`, `h`: "how do I ..." fired `do`
+    on every turn, tried as a new user would on a cheat-sheet repo of 7,400 command pages), or a site's markup
+    (an orchestrator's 113 pages headed `## {{% heading "synopsis" %}}`). Tried as a new user would on a
+    dataframe library's and a package manager's docs."""
     parts = word.replace("_", " ").replace("-", " ").split()
     return (not any(ch.isalpha() for ch in word) or word.endswith(("_", ".", "-")) or word in GENERIC_TITLES
+            or all(p in STOPWORDS or p in FILLER or len(p) == 1 for p in word.split())
+            or any(mark in word for mark in ("{{", "{%", "<", ">"))  # a heading that is a site's shortcode
             or (all(p in GENERIC_TITLES or p in STOPWORDS for p in parts) and any(p in GENERIC_TITLES for p in parts))
             or any(p in PLACEHOLDERS for p in parts))
 
@@ -939,11 +948,17 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
     return path
 
 
+def check_target(target: str, force: bool) -> None:
+    """Refuse to overwrite a config without --force: before any doc is read (tried as a new user would, `ctx
+    init .` read 7,400 docs for 6 s, then said the config was there)."""
+    if os.path.exists(target) and not force:
+        raise InputError(f"{target} already exists (use --force to overwrite)")
+
+
 def write_config(target: str, docs: str, body: dict[str, Any], force: bool) -> str:
     import yaml
 
-    if os.path.exists(target) and not force:
-        raise InputError(f"{target} already exists (use --force to overwrite)")
+    check_target(target, force)
     index.check_root(docs)
     rel_docs = os.path.relpath(os.path.realpath(docs), os.path.realpath(os.path.dirname(os.path.abspath(target))))
     data = {"docs": rel_docs.replace(os.sep, "/"), "budget_chars": 25000, "auto_keywords": True}

@@ -65,6 +65,14 @@ def _split(body: str) -> tuple[Section, ...]:
             fenced = not fenced
         depth = len(line) - len(line.lstrip("#"))
         if not fenced and 2 <= depth <= MAX_LEVEL and line[depth:depth + 1] == " ":
+            if depth == level and _overload(title, line[depth:].strip()) and not any(ln.strip() for ln in lines[1:]):
+                # A signature's heading right on another of the same name, nothing between: one section of the
+                # two (an API reference's overloads, `## http.request(options)` over `## http.request(url,
+                # options)`). Tried as a new user would on a runtime's API reference: `ctx show api/http.md
+                # http.request` printed the first heading alone, and a turn that ranked it showed no word of its
+                # options. (Headings of a template, each with nothing under it yet, stay apart.)
+                lines.append(line)
+                continue
             groups.append((title, level, lines, under))
             title, level, lines = line[depth:].strip(), depth, [line]
             parent = f"## {title}" if depth == 2 else parent
@@ -77,6 +85,15 @@ def _split(body: str) -> tuple[Section, ...]:
     repeats = Counter(title for title, level, _, _ in groups if level == 3)
     return tuple(part for title, level, lines, under in groups
                  for part in _parts(title, level, lines, under if repeats[title] > 1 else ""))
+
+
+def _overload(first: str, second: str) -> bool:
+    """Whether two headings are signatures of one name: `http.request(options)`, `http.request(url, options)`."""
+    def name(title: str) -> str:
+        head, paren, _ = title.strip("`").partition("(")
+        return head.strip() if paren else ""
+
+    return bool(name(first)) and name(first) == name(second)
 
 
 def _parts(title: str, level: int, lines: list[str], parent: str = "") -> list[Section]:

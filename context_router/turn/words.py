@@ -192,6 +192,9 @@ def content_words(text: str) -> list[str]:
         phrase = hyphened(chunk)
         if phrase:
             candidates.append(phrase)
+        phrase = dotted(chunk)
+        if phrase:
+            compounds.append(phrase)  # after the prompt's words, as the compounds: a query of code keeps its words
         for word in candidates:
             if len(word) > 1 and word not in STOPWORDS and word not in FILLER and word not in seen:
                 seen.add(word)
@@ -286,6 +289,28 @@ def hyphened(chunk: str) -> str | None:
     if not any(len(p) == 1 and p.isalpha() for p in pieces):
         return None  # the parts the query keeps name it ("built-in" is "built")
     return " ".join(pieces).lower()
+
+
+def dotted(chunk: str) -> str | None:
+    """A dotted name ("http.request", "fs.mkdir()", "Session.merge") as the phrase of its parts ("http request"):
+    the text index reads it so, one part after the other, where each part alone is in most pages of a reference.
+    Tried as a new user would on a runtime's API reference: "what options does http.request accept?" searched
+    only "accept" ("http", "request" and "options" are in half its pages) and showed a contributor guide's
+    "Accepting modifications", not the `http.request(options[, callback])` section."""
+    pieces = chunk.strip(_EDGES).split("(", 1)[0].split(".")
+    if len(pieces) < 2 or not all(p and p.replace("_", "").isalnum() and not p.isdigit() for p in pieces):
+        return None
+    if pieces[-1].lower() in FILE_TYPES or any(len(p) == 1 for p in pieces):
+        return None  # a file's name (`pixi.toml`, `app.py`), a host's (`example.com`), "e.g."
+    return " ".join(pieces).lower()
+
+
+# The last part of a dotted word that makes it a file's or a host's name, not an API's
+FILE_TYPES = frozenset("""
+toml yaml yml json jsonc json5 md mdx txt rst ini cfg conf env lock csv tsv xml html htm css scss svg png jpg gif
+py pyi js mjs cjs ts tsx jsx rs go rb java kt c h cpp hpp cs php sh bash zsh ps1 sql so dll exe tmpl tpl j2 log
+com org net io dev ai app co uk eu de
+""".split())
 
 
 _EDGES = "\"'`()[]{}<>.,;:!?*"  # what wraps a word in a prompt: quotes, code marks, brackets, a full stop
