@@ -118,3 +118,8 @@ def test_a_hugo_param_is_the_value_its_page_or_a_section_above_it_sets(tmp_path)
         '# Deploy Grafana Alloy\n\nAlloy runs the v0.150.0 engine; {{< param "NOPE" >}}.\n')
     assert index.read_doc(docs, "own.md").endswith("This is Mine.\n")
     assert includes.named(index.read_text(docs, "set-up/deploy.md"), docs, "set-up/deploy.md", index.read_bytes) == []
+    # A path named whole (`ctx show /abs/path/deploy.md`): the loop up its folders ends at `/`; it went on
+    # forever, its list growing (tried as a new user would on an orchestrator's Hugo docs).
+    whole = os.path.join(docs, "set-up", "deploy.md")
+    assert "Alloy runs" in includes.with_params(index.read_text(docs, "set-up/deploy.md"), docs, whole)
+    assert index.user_doc_path(docs, whole) == "set-up/deploy.md"

@@ -53,6 +53,10 @@ def test_header_stops_at_lines_or_marker():
     header, truncated = index.header_of(text, 25)
     assert header == "# M\nrole" and truncated
     assert index.header_of("# Short\nbody\n", 25) == ("# Short\nbody", False)
+    # Cut inside a code block, it closes the block: the truncation line after it read as code (an orchestrator's
+    # task page, its header ending in a ```shell block)
+    header, truncated = index.header_of("# Drain\n\n````shell\nkubectl drain n1\nsystemctl stop kubelet\n````\n", 4)
+    assert header == "# Drain\n\n````shell\nkubectl drain n1\n````" and truncated
 
 
 def test_front_matter_parsed_and_stripped():

@@ -84,7 +84,7 @@ def with_params(text: str, docs_root: str, rel: str) -> str:
     chain: list[str] = []
     while True:
         chain.append(folder)
-        if not folder:
+        if not folder or os.path.dirname(folder) == folder:  # the docs' root, or a path's own root (`/`)
             break
         folder = os.path.dirname(folder)
     for name in reversed(chain):  # the docs' root first, the nearest last: the nearest wins

@@ -12,7 +12,7 @@ import stat
 import time
 
 from ..errors import DocsError
-from ..fences import is_fence
+from ..fences import closing_fence, is_fence
 from ..markup import leaves_out
 from ..records import doc_path, is_doc_file, record
 from . import includes, rst
@@ -96,7 +96,7 @@ def user_doc_path(root: str, path: str, cwd: str | None = None) -> str:
     """A doc path as a user types it: relative to the docs folder, or the path the shell completes from the
     working folder (`docs/modules/vision.md`), which names the same doc when it lies inside the docs folder."""
     rel = doc_path(path)
-    if os.path.isfile(os.path.join(root, rel)):
+    if not os.path.isabs(rel) and os.path.isfile(os.path.join(root, rel)):  # (join would take an absolute one)
         return rel
     real_root = os.path.realpath(root)
     real = os.path.realpath(os.path.join(cwd or os.getcwd(), path))
@@ -640,18 +640,22 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
     markup (markup.py) and the blank lines it leaves are not among them."""
     all_lines = body.splitlines()
     out: list[str] = []
-    fence = False
+    fence = ""  # the line that opened the code block the lines are in
     cut = len(all_lines)
     for i, line in enumerate(all_lines):
         if len(out) >= lines or line.strip() == WARM_MARKER:
             cut = i
             break
         if is_fence(line):
-            fence = not fence
+            fence = "" if fence else line
         elif not fence and leaves_out(line, out[-1] if out else None):
             continue
         out.append(line)
     truncated = any(line.strip() and line.strip() != WARM_MARKER for line in all_lines[cut:])
+    if fence:
+        # Cut inside a code block: closed where it was cut, or the truncation line and every block after it would
+        # read as code (tried as a new user would on an orchestrator's docs: a header cut in a ```shell block).
+        out.append(closing_fence(fence))
     return "\n".join(out).rstrip(), truncated
 
 
