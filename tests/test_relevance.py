@@ -369,6 +369,19 @@ def test_a_name_with_no_section_of_its_own_shows_the_section_that_mentions_it_mo
     assert ctx("show", "configuration.md", "zebra", "--config", str(cfg)).code == 2
 
 
+def test_a_section_named_twice_is_asked_for_by_its_level(ctx, tmp_path):
+    """Tried as a new user would on a cheat-sheet repo's style guide: `### Paths` (Windows') and `#### Paths` (the
+    placeholder rules, which answered); `ctx show style.md Paths` showed the first and said nothing of the other,
+    and `"#### Paths"` found the first too."""
+    cfg = project(tmp_path, {"style.md": "# Style\n\n## Placeholders\n\n#### Paths\n\nUse {{path/to/file}}.\n\n"
+                                         "## Windows\n\n### Paths\n\nUse backslashes.\n"})
+    res = ctx("show", "style.md", "Paths", "--config", str(cfg))
+    assert res.out == ("### Paths\n\nUse backslashes.\n\n... [also called 'Paths': "
+                       "`ctx show style.md '#### Paths'`] ...\n"), res.out
+    res = ctx("show", "style.md", "#### Paths", "--config", str(cfg))
+    assert res.code == 0 and res.out == "#### Paths\n\nUse {{path/to/file}}.\n", res.out
+
+
 def test_show_errors(ctx, tmp_path):
     cfg = project(tmp_path, {"manual.md": big_doc()})
     (tmp_path / "secret.md").write_text("# Secret\n")

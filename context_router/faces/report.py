@@ -384,6 +384,16 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         names = [headings.plain(t) for t in titles]
         listed = ", ".join(names[:12]) + (f", +{len(names) - 12} more" if len(names) > 12 else "")
         raise InputError(f"no section {section!r} in {rel} (sections: {listed or 'none'})")
+    if not sections.heading_level(section)[0]:
+        # Headings of that name at other levels (a style guide's `### Paths` and `#### Paths`): the reader is
+        # told how to ask for the others, by their marks.
+        import shlex
+
+        shown = len(found) - len(found.lstrip("#"))
+        others = [lv for lv in dict.fromkeys(sections.named_levels(body, section)) if lv != shown]
+        if others:
+            asks = ", ".join(f"`{sections.show_command(rel)} {shlex.quote('#' * lv + ' ' + section)}`" for lv in others)
+            found += f"\n\n... [also called {section!r}: {asks}] ..."
     return found
 
 

@@ -159,27 +159,43 @@ def _row(line: str) -> bool:
 
 def find(body: str, name: str) -> str | None:
     """The section called `name` (case-insensitive, as the heading reads or by its slug: the exact title
-    first, then the first title that holds it), with its subsections; None when there is none."""
+    first, then the first title that holds it), with its subsections; None when there is none. A name written
+    with its heading's marks (`#### Paths`) is the heading of that level: tried as a new user would on a style
+    guide with a `### Paths` and a `#### Paths`, the second could not be asked for."""
     from . import headings  # re and html: for `ctx show`, never on the hook path
 
+    level, name = heading_level(name)
     sections = split(body)
     wanted = [k for k in headings.keys(name) if k]
-    titles = [s.title if s.part == 0 else "" for s in sections]
+    titles = [s.title if s.part == 0 and level in (0, s.level) else "" for s in sections]
     picks = [i for i, t in enumerate(titles) if t and headings.matches(t, name)] or \
         [i for i, t in enumerate(titles) if t and any(k in headings.key(t) for k in wanted)]
     if picks:
         return _whole(sections, picks[0])
     # A `####` heading (and deeper) opens no section of ctx's, but it is one to the page's reader: tried as a new
     # user would on an API framework's docs, `ctx show serializers.md "Field-level validation"` found none.
-    deep = deeper(body)
-    picks = [i for i, (_, _, t) in enumerate(deep) if headings.matches(t, name)] or \
-        [i for i, (_, _, t) in enumerate(deep) if any(k in headings.key(t) for k in wanted)]
+    deep = [(j, lv, t if level in (0, lv) else "") for j, lv, t in deeper(body)]
+    picks = [i for i, (_, _, t) in enumerate(deep) if t and headings.matches(t, name)] or \
+        [i for i, (_, _, t) in enumerate(deep) if t and any(k in headings.key(t) for k in wanted)]
     if not picks:
         return None
     lines = body.splitlines()
     start, level, _ = deep[picks[0]]
     ends = [j for j, lv, _ in _headings(lines) if j > start and lv <= level]
     return "\n".join(lines[start:ends[0] if ends else len(lines)]).strip("\n")
+
+
+def heading_level(name: str) -> tuple[int, str]:
+    """(the level a section's name asks for, 0 for any; the name without its marks): `#### Paths` -> (4, Paths)."""
+    level = len(name) - len(name.lstrip("#"))
+    return (level, name[level:].strip()) if level and name[level:level + 1] == " " else (0, name)
+
+
+def named_levels(body: str, name: str) -> list[int]:
+    """The levels of the headings whose text is `name` exactly (as the heading reads or by its slug)."""
+    from . import headings  # re and html: for `ctx show`, never on the hook path
+
+    return [lv for _, lv, t in _headings(body.splitlines()) if lv >= 2 and headings.matches(t, name)]
 
 
 def _headings(lines: Sequence[str]) -> list[tuple[int, int, str]]:
