@@ -133,6 +133,16 @@ def test_changelogs_are_hubs():
         assert not sections.is_release_notes(path) and not sections.is_hub(path, note), path
 
 
+def test_a_page_that_points_at_another_is_a_hub():
+    """A cheat-sheet repo's 600 alias pages of three lines took HOT places; a moved page's stub says as little."""
+    alias = ("# jfrog\n\n> This command is an alias of `jf`.\n\n- View documentation for the original command:\n\n"
+             "`tldr jf`\n")
+    assert sections.is_hub("pages/common/jfrog.md", alias)
+    assert sections.is_hub("orm/classical.rst", "This document has moved to :doc:`queryguide/inheritance`\n")
+    long = "# Ownership\n\n" + "Each value has an owner; when it goes out of scope it is dropped. " * 5
+    assert not sections.is_hub("ownership.md", long + "The value has moved to another variable.\n")
+
+
 def test_a_long_section_is_cut_into_parts_that_keep_the_text():
     body = big_reference(3)
     parts = sections.split(body)

@@ -679,7 +679,13 @@ def is_hub(path: str, body: str) -> bool:
         else:
             prose_chars += len(text)
     stub = prose_chars == 0 or (markup > 0 and prose_chars < STUB_CHARS)
-    return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub
+    # A page that only points at another ("This command is an alias of `jf`", "This document has moved to ..."):
+    # tried as a new user would on a cheat-sheet repo, 600 alias pages of three lines took HOT places.
+    pointer = prose_chars < STUB_CHARS and any(words in body.lower() for words in POINTERS)
+    return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub or pointer
+
+
+POINTERS = ("an alias of", "has moved to", "have moved to", "has been moved to", "redirects to")
 
 
 def _rst_option(text: str) -> bool:
