@@ -55,7 +55,7 @@ def test_header_stops_at_lines_or_marker():
     assert index.header_of("# Short\nbody\n", 25) == ("# Short\nbody", False)
     # Cut inside a code block, it closes the block: the truncation line after it read as code (an orchestrator's
     # task page, its header ending in a ```shell block)
-    header, truncated = index.header_of("# Drain\n\n````shell\nkubectl drain n1\nsystemctl stop kubelet\n````\n", 4)
+    header, truncated = index.header_of("# Drain\n\n````shell\nkubectl drain n1\nsystemctl stop kubelet\n````\n", 5)
     assert header == "# Drain\n\n````shell\nkubectl drain n1\n````" and truncated
 
 

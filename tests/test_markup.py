@@ -64,3 +64,6 @@ def test_a_header_is_at_most_its_lines_and_only_the_docs_lines(lines, n):
     got = header.splitlines()
     assert len(got) <= n
     assert all(line in lines for line in got)
+    # ... and a code block it is cut inside is closed (a fence after the last one opened)
+    opened = sum(1 for line in got if line.startswith("```")) % 2
+    assert not opened

@@ -653,9 +653,15 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
         out.append(line)
     truncated = any(line.strip() and line.strip() != WARM_MARKER for line in all_lines[cut:])
     if fence:
-        # Cut inside a code block: closed where it was cut, or the truncation line and every block after it would
-        # read as code (tried as a new user would on an orchestrator's docs: a header cut in a ```shell block).
-        out.append(closing_fence(fence))
+        # Cut inside a code block: closed where it was cut, within the lines, or the truncation line and every
+        # block after it would read as code (tried as a new user would on an orchestrator's docs: a header cut
+        # in a ```shell block). A block that would be empty is left out.
+        if len(out) >= lines and out[-1] != fence:
+            out.pop()
+        if out[-1] == fence:
+            out.pop()
+        else:
+            out.append(closing_fence(fence))
     return "\n".join(out).rstrip(), truncated
 
 
