@@ -1195,13 +1195,24 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
     docs) and said nothing of the package READMEs; `ctx init .` routes them."""
     write_docs(tmp_path, {"docs/a.md": "# A\n", "README.md": "# Engine\n", "service/matching/README.md": "# M\n",
                           "service/history/README.md": "# H\n", "CONTRIBUTING.md": "# C\n",
-                          "vendor/x/README.md": "# X\n"})
+                          "vendor/x/README.md": "# X\n", "tests/fixtures/project/README.md": "# Fixture\n"})
     res = ctx("init")
     assert res.code == 0, res.err
     assert ("note: 4 more doc files here are outside docs (CONTRIBUTING.md, README.md, "
             "service/history/README.md, ... (+1 more)): `ctx init . --force` routes the whole repo") in res.out
     named = ctx("init", "docs", "--force")
     assert named.code == 0 and "outside" not in named.out  # a folder named on purpose: nothing to say
+
+
+def test_init_says_when_the_folder_a_sites_config_names_is_not_there(ctx, tmp_path):
+    """Tried as a new user would on a language's RFCs: its book.toml names no source, whose default `src/` a
+    script builds; init said there was no book.toml."""
+    write_docs(tmp_path, {"book.toml": "[book]\ntitle = 'RFCs'\n",
+                          **{f"text/{i:04}-x{i}.md": "# X\n" for i in range(4)}})
+    res = ctx("init")
+    assert res.code == 2 and res.err == ("ctx: error: no docs folder found here (src/, which the site's config here "
+                                         "names, is not here: built by a script?): name it, as in `ctx init text` "
+                                         "(4 doc files there)\n"), res.err
 
 
 def test_an_emoji_or_a_symbol_in_a_title_or_heading_is_no_part_of_its_keyword(ctx, tmp_path):

@@ -382,6 +382,25 @@ def test_a_section_named_twice_is_asked_for_by_its_level(ctx, tmp_path):
     assert res.code == 0 and res.out == "#### Paths\n\nUse {{path/to/file}}.\n", res.out
 
 
+def test_show_takes_what_the_output_prints_and_a_records_number(ctx, tmp_path):
+    """Tried as a new user would on a language's RFCs and a package manager's docs: the line under a cut doc,
+    `ctx show PATH SECTION` run as printed, showed whatever section mentions "section"; a heading copied with the
+    "(part)" a turn prints after it was no section; `ctx show 3058` (RFCs, decision records go by number) was an
+    unknown doc."""
+    cfg = project(tmp_path, {"text/3058-try-trait-v2.md": "# Try trait v2\n\n## Summary\n\nThe try trait.\n\n"
+                                                          "## Motivation\n\nErrors, in a section.\n",
+                             "text/0243-trait-based-exception-handling.md": "# Exceptions\n\n## Summary\n\nThe ?.\n"})
+    assert ctx("route", "try trait", "--config", str(cfg)).code == 0
+    res = ctx("show", "text/3058-try-trait-v2.md", "SECTION", "--config", str(cfg))
+    assert res.code == 0 and res.out == ("... [text/3058-try-trait-v2.md has 2 sections: Summary, Motivation; "
+                                         "`ctx show text/3058-try-trait-v2.md NAME` shows one] ...\n"), res.out
+    res = ctx("show", "3058", "Motivation (part)", "--config", str(cfg))
+    assert res.code == 0 and res.out.startswith("## Motivation\n"), res.err
+    assert ctx("show", "RFC 243", "--config", str(cfg)).out.startswith("# Exceptions")
+    assert ctx("explain", "adr-243", "--config", str(cfg)).out.startswith("text/0243-trait-based")
+    assert ctx("show", "PEP 9", "--config", str(cfg)).code == 2
+
+
 def test_show_errors(ctx, tmp_path):
     cfg = project(tmp_path, {"manual.md": big_doc()})
     (tmp_path / "secret.md").write_text("# Secret\n")

@@ -420,6 +420,9 @@ def init(docs: str | None = typer.Argument(
             found = scaffold.likeliest_docs(os.getcwd())
             example = (f"`ctx init {found[0]}` ({found[1]} doc files there)" if found
                        else "`ctx init path/to/docs`")
+            if docs != "docs":  # a site's config here names a folder that is not (a book its script builds)
+                raise InputError(f"no docs folder found here ({os.path.relpath(docs)}/, which the site's config "
+                                 f"here names, is not here: built by a script?): name it, as in {example}")
             raise InputError("no docs folder found here (no docs/, doc/, mkdocs.yml, book.toml, .vitepress/, "
                              f"src/content/docs, or a Hugo or Zola site's content/): name it, as in {example}")
     if from_cc is not None:

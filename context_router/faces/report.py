@@ -150,10 +150,28 @@ def named_doc(ws: Workspace, path: str) -> str:
         with ws.store.transaction():
             listed = ws.store.listing()
         found = sorted(p for p in listed if any(p.endswith("/" + name) for name in names))
+        number = _numbered(path)
+        if not found and number is not None:
+            found = sorted(p for p in listed if _leading_number(p.rsplit("/", 1)[-1]) == number)
     if len(found) > 1:
         raise InputError(f"{path} names {len(found)} docs: {', '.join(found[:5])}"
                          + (f", +{len(found) - 5} more" if len(found) > 5 else "") + " (say which)")
     return found[0] if found else rel
+
+
+def _numbered(name: str) -> int | None:
+    """The number a doc is named by ("3058", "RFC 3058", "adr-12"), as numbered decision records are: tried as a new
+    user would on a language's RFCs (`text/3058-try-trait-v2.md`), `ctx show 3058` was an unknown doc."""
+    head, _, digits = name.strip().lower().replace("-", " ").replace("_", " ").rpartition(" ")
+    if not digits.isdigit() or head not in ("", "rfc", "adr", "rfd", "pep", "kep", "decision", "record"):
+        return None
+    return int(digits)
+
+
+def _leading_number(name: str) -> int | None:
+    """The number a file's name starts with, before a dash or an underscore (`0243-trait-based.md`: 243)."""
+    digits = name[:len(name) - len(name.lstrip("0123456789"))]
+    return int(digits) if digits and name[len(digits):len(digits) + 1] in ("-", "_") else None
 
 
 def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Explanation:
@@ -359,6 +377,9 @@ def _doc_and_section(ws: Workspace, path: str, section: str | None) -> tuple[str
     return rel, section
 
 
+PLACEHOLDER = "SECTION"  # what the line under a cut doc says in place of a section's name
+
+
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
     """A doc's text (without front matter), or one section of it with its subsections. Only docs inside the
     docs folder are read."""
@@ -372,6 +393,14 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     if section is None:
         return body
     body = index.setext_as_atx(body)  # an underlined heading names its section too
+    if section == PLACEHOLDER:
+        # The line under a cut doc run as it is printed (tried as a new user would: it showed whatever section
+        # mentions "section" most): the doc's sections, to name one.
+        names = [headings.plain(t) for t in dict.fromkeys(sections.titles(body))]
+        return (f"... [{rel} has {len(names)} sections: {', '.join(names) or 'none'}; "
+                f"`{sections.show_command(rel)} NAME` shows one] ...")
+    # "(part)" is how a turn's output heads a section it shows in part: the name is the section's
+    section = section.removesuffix(sections.PART_MARK)
     found = sections.find(body, section)
     if found is None and (mention := sections.mentioning(body, section)) is not None:
         title, text = mention

@@ -581,7 +581,8 @@ def outside(cwd: str, docs: str) -> list[str]:
     except DocsError:
         return []
     prefix = os.path.relpath(inside, root).replace(os.sep, "/") + "/"
-    gone = tuple(f + "/" for f in vendored(files))
+    # ... as `ctx init .` would leave them: a package manager's 28 test fixtures' READMEs were counted
+    gone = tuple(f + "/" for f in (*vendored(files), *translations(files), *fixtures(files)))
     return sorted(rel for rel in files if not rel.startswith(prefix) and not rel.startswith(gone))
 
 

@@ -521,7 +521,10 @@ def _held_name(rest: Sequence[Section], j: int, sent: Mapping[int, int], kept: s
         last += 1
     name = _name(rest[j - 1].title) or "the opening"
     whole = all(k in sent or k in kept for k in range(first, last + 1))
-    return name if whole else f"{name} (part)"
+    return name if whole else name + PART_MARK
+
+
+PART_MARK = " (part)"  # after a section's name where a part of it is shown or held
 
 
 def _name(title: str) -> str:
@@ -541,7 +544,7 @@ def alone(section: Section, under: bool = False) -> str:
     lead = f"{section.lead}\n" if section.lead else ""
     if section.part == 0 or not section.level:  # the opening's later part has no heading to carry
         return above + (lead if section.part else "") + section.text
-    return f"{above}{'#' * section.level} {section.title} (part)\n{lead}{section.text}"
+    return f"{above}{'#' * section.level} {section.title}{PART_MARK}\n{lead}{section.text}"
 
 
 def _names_line(head: str, names: Sequence[str], tail: str, room: int = LEFT_OUT_NAMES) -> str:
