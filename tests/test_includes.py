@@ -123,3 +123,25 @@ def test_a_hugo_param_is_the_value_its_page_or_a_section_above_it_sets(tmp_path)
     whole = os.path.join(docs, "set-up", "deploy.md")
     assert "Alloy runs" in includes.with_params(index.read_text(docs, "set-up/deploy.md"), docs, whole)
     assert index.user_doc_path(docs, whole) == "set-up/deploy.md"
+
+
+def test_a_sphinx_pages_includes_read_the_files_beside_the_code_and_nothing_hidden(tmp_path):
+    """Tried as a new user would on a code formatter's Sphinx docs: its changelog page is a MyST include of
+    `../CHANGES.md`, outside the docs folder, and was routed as its include line. A Sphinx project's pages read
+    files in their repository (`.. include:: ../README.rst` too); nothing outside it, nothing hidden."""
+    repo = tmp_path / "repo"
+    os.makedirs(repo / ".git")
+    write(repo, "CHANGES.md", "# Change Log\n\n## 24.1.0\n\n- Preview style.\n")
+    write(repo, "README.rst", "Black\n=====\n\nThe formatter.\n")
+    write(repo, ".env", "TOKEN=secret\n")
+    write(tmp_path, "outside.md", "secret\n")
+    docs = str(repo / "docs")
+    write(docs, "conf.py", "project = 'black'\n")
+    write(docs, "change_log.md", "```{include} ../CHANGES.md\n:relative-docs: docs/\n```\n")
+    write(docs, "index.rst", ".. include:: ../README.rst\n\nMore.\n")
+    write(docs, "bad.md", "```{include} ../.env\n```\n\n```{include} ../../outside.md\n```\n")
+    assert index.read_doc(docs, "change_log.md") == "# Change Log\n\n## 24.1.0\n\n- Preview style.\n"
+    assert index.read_doc(docs, "index.rst").startswith("Black\n=====\n\nThe formatter.")
+    assert index.read_doc(docs, "bad.md") == "```{include} ../.env\n```\n\n```{include} ../../outside.md\n```\n"
+    os.remove(os.path.join(docs, "conf.py"))  # not a Sphinx project: its docs' folder is the bound
+    assert index.read_doc(docs, "change_log.md").startswith("```{include}")

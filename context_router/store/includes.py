@@ -32,6 +32,7 @@ CODE_IMPORT = "<<< "  # VitePress: a code file as a code block
 PARAM = ("{{< param ", "{{% param ")  # Hugo: a front matter value (the page's, or cascaded from a section's)
 QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's folder (`/...`: the project's)
 RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
+MYST = "```{include}"  # MyST markdown (Sphinx): a directive's block, ```{include} ../CHANGES.md ... ```
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
@@ -40,7 +41,8 @@ SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.y
 
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
-    return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or any(m in text for m in BOOK)
+    return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or "{include}" in text
+            or any(m in text for m in BOOK)
             or _has_params(text) or text.startswith(CODE_IMPORT) or "\n" + CODE_IMPORT in text)
 
 
@@ -170,9 +172,21 @@ def site_root(docs_root: str) -> str:
 def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str:
     out: list[str] = []
     block: list[str] | None = None  # the paths of a snippets block (`--8<--` alone on its line, then paths)
+    myst: list[str] = []  # the lines of a MyST include directive read so far (its fence, then its options)
     size = 0
     for line in text.split("\n"):
         bare = line.strip()
+        if myst:
+            myst.append(line)
+            if bare == myst[0].strip()[:3]:  # its closing fence: the file in place of the block
+                name = myst[0].strip()[len(MYST):].strip()
+                found = _quarto(name, docs_root, site, here, read, depth)
+                out += [found] if found is not None else myst
+                myst = []
+            continue
+        if bare.startswith(MYST) or bare.startswith(":::" + MYST[3:]):
+            myst = [line]
+            continue
         if block is not None:
             if bare == SNIPPET:
                 for path in block:
@@ -205,7 +219,7 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
         out.append(new)
     if block is not None:  # an unclosed block: its lines as they were
         out += [SNIPPET, *block]
-    return "\n".join(out)
+    return "\n".join(out + myst)
 
 
 def _quarto(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
@@ -221,10 +235,26 @@ def _quarto(arg: str, docs_root: str, site: str, here: str, read: Read, depth: i
     return text.rstrip("\n")
 
 
+def _bound(site: str) -> str:
+    """The folder a site's includes may read from: the site's; a Sphinx project's repository (the folder of its
+    `.git`, at most MAX_UP above), whose pages include the files beside the code (`.. include:: ../README.rst`,
+    ```{include} ../CHANGES.md```: tried as a new user would on a code formatter's docs, the changelog page was
+    its include line)."""
+    if not os.path.isfile(os.path.join(site, "conf.py")):
+        return site
+    folder = site
+    for _ in range(MAX_UP):
+        if os.path.isdir(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
+            break
+        folder = os.path.dirname(folder)
+    return folder if os.path.isdir(os.path.join(folder, ".git")) else site
+
+
 def _read(path: str, site: str, read: Read) -> str | None:
     """A file's text, when it lies inside the site (index.read_bytes refuses anything else) and outside hidden
     files and folders (`.env`, `.git/`, `.aws/`: a page that names one would put a secret in the prompt)."""
     real = os.path.realpath(path)
+    site = _bound(site)
     if not real.startswith(site + os.sep):
         return None
     rel = os.path.relpath(real, site)

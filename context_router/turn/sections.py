@@ -610,8 +610,8 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
     return _names_line("... [cut; not shown: ", ordered, f"{count}{how}] ...", CUT_NAMES)
 
 
-HUB_NAMES = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "release_notes",
-                       "summary", "sitemap"})
+HUB_NAMES = frozenset({"changelog", "change_log", "change-log", "changes", "history", "news", "release-notes",
+                       "releases", "release_notes", "summary", "sitemap"})
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
