@@ -3,13 +3,13 @@
 A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "CONTRIBUTING.md"`,
 `--8<-- "docs/source_files/pixi.toml:minimal"`), mdBook's `{{#include ./generated/commands.md}}` (and
 `{{#rustdoc_include}}`), VitePress' `<!--@include: ./parts/basics.md-->` and its code import
-`<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`, reStructuredText's `.. include:: intro.rst`;
-and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter or a `cascade:` in the `_index.md` of
-a folder above it sets. The model is shown what the reader sees: the file, or its named part, in place of the
-line. A path that does not resolve inside the site (the folder of its mkdocs.yml, book.toml, `.vitepress`,
-`_quarto.yml` or Sphinx's `conf.py`, else the docs) keeps
-its line, as the site would fail on it. Tried as a new user would: a contributing page was its one include
-line, and a how-to's example code was a list of include lines.
+`<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`, Sphinx's `.. include:: intro.rst` and MyST
+```` ```{include} ../CHANGES.md ````; and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter
+or a `cascade:` in the `_index.md` of a folder above it sets. The model is shown what the reader sees: the file,
+or its named part, in place of the line. A path that does not resolve inside the site (the folder of its
+mkdocs.yml, book.toml, `.vitepress`, `_quarto.yml` or Sphinx's `conf.py`, else the docs) keeps its line, as the
+site would fail on it. Tried as a new user would: a contributing page was its one include line, and a how-to's
+example code was a list of include lines.
 
 Plain string work: the hook path never imports re. Only the files are read, never the tools run.
 """
@@ -32,7 +32,7 @@ CODE_IMPORT = "<<< "  # VitePress: a code file as a code block
 PARAM = ("{{< param ", "{{% param ")  # Hugo: a front matter value (the page's, or cascaded from a section's)
 QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's folder (`/...`: the project's)
 RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
-MYST = "```{include}"  # MyST markdown (Sphinx): a directive's block, ```{include} ../CHANGES.md ... ```
+MYST = ("```{include}", ":::{include}")  # MyST markdown (Sphinx): a directive's block, its options, its fence
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
@@ -42,8 +42,8 @@ SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.y
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
     return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or "{include}" in text
-            or any(m in text for m in BOOK)
-            or _has_params(text) or text.startswith(CODE_IMPORT) or "\n" + CODE_IMPORT in text)
+            or any(m in text for m in BOOK) or _has_params(text) or text.startswith(CODE_IMPORT)
+            or "\n" + CODE_IMPORT in text)
 
 
 def _has_params(text: str) -> bool:
@@ -179,12 +179,11 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
         if myst:
             myst.append(line)
             if bare == myst[0].strip()[:3]:  # its closing fence: the file in place of the block
-                name = myst[0].strip()[len(MYST):].strip()
-                found = _quarto(name, docs_root, site, here, read, depth)
+                found = _included(myst[0].strip()[len(MYST[0]):].strip(), docs_root, site, here, read, depth)
                 out += [found] if found is not None else myst
                 myst = []
             continue
-        if bare.startswith(MYST) or bare.startswith(":::" + MYST[3:]):
+        if bare.startswith(MYST):
             myst = [line]
             continue
         if block is not None:
@@ -210,9 +209,9 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
         elif bare.startswith(CODE_IMPORT):
             new = _code_import(bare[len(CODE_IMPORT):].strip(), docs_root, site, here, read) or line
         elif bare.startswith(QUARTO) and bare.endswith(">}}"):
-            new = _quarto(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth) or line
+            new = _included(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth) or line
         elif line.startswith(RST):
-            new = _quarto(bare[len(RST):].strip(), docs_root, site, here, read, depth) or line
+            new = _included(bare[len(RST):].strip(), docs_root, site, here, read, depth) or line
         size += len(new) + 1
         if size > MAX_CHARS:
             new = line
@@ -222,9 +221,9 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
     return "\n".join(out + myst)
 
 
-def _quarto(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
-    """A Quarto (or reStructuredText) include: the file, from the page's folder, or from the project's (its
-    `_quarto.yml`, Sphinx's `conf.py`) when the name starts with `/`; its own includes read in turn."""
+def _included(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
+    """A Quarto or Sphinx include: the file, from the page's folder, or from the project's (its `_quarto.yml`,
+    Sphinx's `conf.py`) when the name starts with `/`; its own includes read in turn."""
     name = arg.strip("\"'")
     found = _resolve(name[1:], [site], site, read) if name.startswith("/") else _resolve(name, [here], site, read)
     if found is None:

@@ -220,9 +220,9 @@ def query_words(prompt: str) -> list[str]:
 def unranked_phrases(said: Sequence[str], counts: Mapping[str, int], n_docs: int) -> list[str]:
     """The prompt's words without the phrases whose words the prompt says too, one of them ranking the docs on its
     own (words.dotted; a hyphened name's one-letter part is no word of it): a phrase speaks where its words are in
-    most pages (a runtime's `http` and `request`); beside
-    a word that ranks, it counted that word twice (dotted names searched as phrases whatever their words,
-    replayed through the hook on six plain folders: 69.4% -> 68.3% in context; a tutorial's `hero.team_id`)."""
+    most pages (a runtime's `http` and `request`); beside a word that ranks, it counted that word twice (dotted
+    names searched as phrases whatever their words, replayed through the hook on six plain folders: 69.4% ->
+    68.3% in context; a tutorial's `hero.team_id`)."""
     have = set(said)
     return [w for w in said if " " not in w or not (
         all(p in have for p in w.split()) and any(can_rank(p, counts, n_docs) for p in w.split()))]
