@@ -514,7 +514,7 @@ def test_check_says_once_what_many_stale_config_entries_are(ctx, tmp_path):
     res = ctx("check")
     assert res.code == 0 and res.out.count("is not a doc") == 3, res.out
     assert "6 entries of the config name files that are not docs" in res.out and "(+3 more)" in res.out
-    assert "`ctx init --force` derives them anew" in res.out
+    assert "`ctx init d --force` derives them anew" in res.out
 
 
 def test_check_says_the_derived_keywords_name_the_old_docs_after_docs_is_changed_by_hand(ctx, tmp_path):

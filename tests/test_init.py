@@ -619,6 +619,22 @@ def test_version_folders_are_found_by_their_names_and_mirrored_pages():
     assert scaffold._version("version-1.0.0-beta.10") < scaffold._version("version-1.0.0") < \
         scaffold._version("v1.0.1")
     assert scaffold._version("2-col") is None and scaffold._version("1.0-2") is None
+    # A web framework's API per major version (`api/3x`, `api/4x`, `api/5x`) beside its guides' (`docs/en/4x`,
+    # `docs/en/5x`): the newest of each folder of versions is kept (tried as a new user would: Express 3's and
+    # 4's pages were a third of a turn's room)
+    majors = [f"api/{v}/api/{p}" for v in ("3x", "4x", "5x") for p in ("request.md", "app.md")] + \
+        [f"docs/en/{v}/guide/routing.md" for v in ("4x", "5x")]
+    assert scaffold.versions(majors) == ["api/3x", "api/4x", "docs/en/4x"]
+
+
+def test_translations_in_two_trees_are_both_found():
+    """Tried as a new user would (`ctx init .`) on a web framework's Astro site: `src/content/docs/{de,fr,...}` was
+    left out and `src/content/pages/{de,fr,...}`, 270 pages, was routed."""
+    langs = ["en", "de", "fr", "ja", "es", "zh-cn"]
+    paths = [f"src/content/{tree}/{lang}/{page}.md" for tree in ("docs", "pages") for lang in langs
+             for page in ("a", "b", "c")]
+    assert scaffold.translations(paths) == [f"src/content/{tree}/{lang}" for tree in ("docs", "pages")
+                                            for lang in sorted(langs) if lang != "en"]
 
 
 def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):

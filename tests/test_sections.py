@@ -118,7 +118,8 @@ def test_a_hub_page_is_not_hot_on_breadth(ctx, tmp_path):
 
 
 def test_changelogs_are_hubs():
-    for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md"):
+    for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md",
+                 "docs/change_log.md", "docs/breaking-changes.md"):
         assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
     assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).

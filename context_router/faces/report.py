@@ -168,6 +168,14 @@ def _numbered(name: str) -> int | None:
     return int(digits)
 
 
+def _folder_arg(folder: str) -> str:
+    """A folder as `ctx init` takes it from here: `ctx init --force` alone took the default folder, not the one
+    the config names (tried as a new user would: the docs of `.` became the five pages of `docs/`)."""
+    import shlex
+
+    return shlex.quote(os.path.relpath(folder))
+
+
 def _leading_number(name: str) -> int | None:
     """The number a file's name starts with, before a dash or an underscore (`0243-trait-based.md`: 243)."""
     digits = name[:len(name) - len(name.lstrip("0123456789"))]
@@ -266,8 +274,9 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
     findings += _warnings(stale, lambda line: line,
                           lambda first, more: f"{len(first) + more} entries of the config name files that are not "
                                               f"docs in {cfg.docs_root} (gone, or left out since `ctx init` wrote "
-                                              f"them): {'; '.join(first)}; ... (+{more} more); `ctx init --force` "
-                                              "derives them anew (it rewrites the whole config)")
+                                              f"them): {'; '.join(first)}; ... (+{more} more); `ctx init "
+                                              f"{_folder_arg(cfg.docs_root)} --force` derives them anew (it "
+                                              "rewrites the whole config)")
     untitled = []
     # A folder with a doc named with spaces names its pages by their files (an Obsidian vault: its title is the
     # file name, `Sync your notes across devices.md`, and `Callout.md` beside it is titled so too).
@@ -378,6 +387,7 @@ def _doc_and_section(ws: Workspace, path: str, section: str | None) -> tuple[str
 
 
 PLACEHOLDER = "SECTION"  # what the line under a cut doc says in place of a section's name
+LISTED = 40  # sections named in that list (a page of 265 sections was one line of 12,000 chars)
 
 
 def show(ws: Workspace, path: str, section: str | None = None) -> str:
@@ -397,7 +407,8 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
         # The line under a cut doc run as it is printed (tried as a new user would: it showed whatever section
         # mentions "section" most): the doc's sections, to name one.
         names = [headings.plain(t) for t in dict.fromkeys(sections.titles(body))]
-        return (f"... [{rel} has {len(names)} sections: {', '.join(names) or 'none'}; "
+        listed = ", ".join(names[:LISTED]) + (f", +{len(names) - LISTED} more" if len(names) > LISTED else "")
+        return (f"... [{rel} has {len(names)} sections: {listed or 'none'}; "
                 f"`{sections.show_command(rel)} NAME` shows one] ...")
     # "(part)" is how a turn's output heads a section it shows in part: the name is the section's
     section = section.removesuffix(sections.PART_MARK)

@@ -236,10 +236,16 @@ def _deeper_translations(paths: list[str]) -> list[str]:
                 parents.setdefault("/".join(parts[:i]), set()).add(parts[i])
     found = sorted((p for p, langs in parents.items() if "en" in map(_language, langs)
                     and len(langs) > SIBLING_LANGUAGES), key=lambda p: (p.count("/"), p))
-    if not found:
-        return []
-    prefix = found[0] + "/"
-    return [prefix + folder for folder in translations([p[len(prefix):] for p in paths if p.startswith(prefix)])]
+    out: list[str] = []
+    taken: list[str] = []
+    for parent in found:  # each such folder, outermost first (an Astro site's `content/docs/` and `content/pages/`:
+        # tried as a new user would, init left out the first one's translations, and 270 pages of the other's)
+        if any(parent.startswith(t + "/") for t in taken):
+            continue
+        taken.append(parent)
+        prefix = parent + "/"
+        out += [prefix + f for f in translations([p[len(prefix):] for p in paths if p.startswith(prefix)])]
+    return sorted(out)
 
 
 def translated(paths: Iterable[str]) -> list[str]:
@@ -262,9 +268,11 @@ def translated(paths: Iterable[str]) -> list[str]:
 
 
 def _version(name: str) -> tuple[int, ...] | None:
-    """The version a folder's name is (`version-30.4`, `v2`, `v1.2`, `2.0`, `1.x`: x counts as -1; a pre-release,
+    """The version a folder's name is (`version-30.4`, `v2`, `v1.2`, `2.0`, `1.x`, `5x`: x counts as -1; a pre-release,
     `version-1.0.0-beta.10`, comes before its release), or None. A bare number (`2/`, a chapter) is no version."""
     low = name.lower()
+    if low[-1:] == "x" and low[:-1].isdigit():  # `4x/`, `5x/`: a web framework's API per major version
+        return int(low[:-1]), -1, 0
     bare = low.removeprefix("version-").removeprefix("version_").removeprefix("v")
     core, dash, pre = bare.partition("-")
     if dash and not (pre[:1].isalpha() and pre.replace(".", "").isalnum()):
@@ -305,9 +313,18 @@ def versions(paths: Iterable[str]) -> list[str]:
         older = sorted({*older, *named})  # current docs beside them, not a README or two
     if older or len(by_folder) < 2:
         return older
-    kept = max(by_folder, key=lambda f: (_version(f.rsplit("/", 1)[-1]) or (), f))
-    return sorted({*_mirrors({f: pages for f, pages in by_folder.items() if f != kept}, by_folder[kept]),
-                   *(named - {kept})})
+    # The newest version of each folder of versions is kept (a web framework's `api/3x`, `api/4x`, `api/5x` beside
+    # its guides' `docs/en/4x`, `docs/en/5x`: tried as a new user would, a third of a turn's room was Express 3's
+    # and 4's pages).
+    groups: dict[str, list[str]] = {}
+    for folder in by_folder:
+        groups.setdefault(folder.rpartition("/")[0], []).append(folder)
+    out = set(named)
+    for folders in groups.values():
+        newest = max(folders, key=lambda f: (_version(f.rsplit("/", 1)[-1]) or (), f))
+        out.update(_mirrors({f: by_folder[f] for f in folders if f != newest}, by_folder[newest]))
+        out.discard(newest)
+    return sorted(out)
 
 
 def _mirrors(folders: Mapping[str, set[str]], kept: Iterable[str]) -> list[str]:

@@ -611,7 +611,10 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
 
 
 HUB_NAMES = frozenset({"changelog", "change_log", "change-log", "changes", "history", "news", "release-notes",
-                       "releases", "release_notes", "summary", "sitemap"})
+                       "releases", "release_notes", "summary", "sitemap",
+                       # every API's removals, release by release: tried as a new user would on a desktop app
+                       # framework's docs, its 265 sections were HOT for one-word prompts ("BrowserWindow")
+                       "breaking-changes", "breaking_changes"})
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
