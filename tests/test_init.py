@@ -295,6 +295,11 @@ def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
     assert res.code == 0
     assert res.out == ("warning: 6 docs have no '# Title' line or front matter `title:`, so only their file names "
                        "name them: page0.md, page1.md, page2.md, ... (+3 more)\nok: 1 warning(s)\n"), res.out
+    # A numbered record is named by its file, a title of words (a language's RFCs: 618 of 648 were listed)
+    write_docs(tmp_path / "docs", {f"page{i}.md": "# Page\n" for i in range(6)})
+    write_docs(tmp_path / "docs", {"text/0243-trait-based-exception-handling.md": "- Start Date: 2014\n\nText.\n",
+                                   "text/01-intro.md": "Text.\n"})
+    assert ctx("check").out.startswith("warning: text/01-intro.md: no '# Title' line")
 
 
 MDX_CONFIG = """---
