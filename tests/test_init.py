@@ -153,6 +153,19 @@ def test_little_words_and_a_hubs_terms_are_no_keywords(ctx, tmp_path):
                                                            "--format", "json").out)["files"]}
 
 
+def test_a_heading_every_doc_has_is_no_keyword_however_one_writes_it(ctx, tmp_path):
+    """Tried as a new user would on a language's RFCs: every page has the template's headings, and the few that
+    write one otherwise ("Reference-level explanations", "Guide level explanation") had it as a keyword."""
+    rfc = "# {0}\n\n## Summary\n\nThe {0} change.\n\n## {1}\n\nHow it works.\n"
+    write_docs(tmp_path / "docs", {
+        **{f"text/000{i}-feature-{i}.md": rfc.format(f"Feature {i}", "Reference-level explanation") for i in range(4)},
+        "text/0009-odd.md": rfc.format("Odd one", "Reference-level explanations"),
+        "text/0010-other.md": rfc.format("Other one", "reference level explanation")})
+    assert ctx("init", "docs").code == 0
+    kws = derived_keywords(tmp_path)
+    assert not any("reference" in k for k in kws["text/0009-odd.md"] + kws["text/0010-other.md"]), kws
+
+
 MARKUP = st.sampled_from(["**{}**", "`{}`", "{} {{#anchor-x}}", '<a name="n"></a>{}', ":simple-slack: {}",
                           "[{}](/docs/x.md)", "**[{}](../y.md)**", "*{}*", "_{}_", "{} <small>new</small>",
                           '"{}"', "{}:"])

@@ -80,10 +80,9 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         if heading.lower() != titles[rel].lower() and len(heading.split()) <= 4:
             headed[rel] = heading
     terms = {rel: _terms(body) for rel, body in bodies.items()}
-    owners: dict[str, int] = {}
+    owners: Counter[str] = Counter()  # how many docs have each term, however they write it (_owner_key)
     for found in terms.values():
-        for term in set(found):
-            owners[term] = owners.get(term, 0) + 1
+        owners.update({_owner_key(term) for term in found})
     # How many docs' text holds each word, counted once: asking it of every doc for each term was a fifth of
     # `ctx init`'s time on 7,400 docs.
     holders = Counter(w for body in bodies.values() for w in set(body.lower().split()))
@@ -103,7 +102,7 @@ def derive(docs_root: str, max_bytes: int = 2_000_000,
         # A hub's terms are other pages' (a changelog's `writableEnded`, the stream reference's; an index's link
         # texts): tried as a new user would on a runtime's docs, release changelogs came WARM for API questions.
         own = [] if is_hub(rel, body) else [
-            t for t in terms[rel] if owners[t] == 1 and _names_something(t, holders, n_docs)]
+            t for t in terms[rel] if owners[_owner_key(t)] == 1 and _names_something(t, holders, n_docs)]
         if len(own) > MAX_KEYWORDS:
             # More terms than room: the ones the doc says most (a reference of eighty functions is about `rate`
             # more than about `abs`, the first in its order); then in its order.
@@ -357,6 +356,14 @@ def _terms(body: str) -> list[str]:
                 w in STOPWORDS or w in FILLER for w in words):
             out.append(plain)
     return [term for term in out if term and not any(c in term for c in '"=<>{}')]  # code, not a name
+
+
+def _owner_key(term: str) -> str:
+    """A term as any doc may write it: case, dashes and a plural aside. Tried as a new user would on a language's
+    RFCs, whose every page has the template's headings: the few written otherwise ("Reference-level
+    explanations", "Guide level explanation") were each one page's keyword."""
+    words = term.lower().replace("-", " ").replace("_", " ").split()
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
 def _alias(name: str) -> str:
