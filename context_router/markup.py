@@ -41,8 +41,21 @@ def says_nothing(line: str) -> bool:
 
 def leaves_out(line: str, before: str | None) -> bool:
     """Whether a reader's opening of a doc leaves this line out (outside a code block): markup that says nothing,
-    or a blank line at the start (`before` is None) or after another blank line, as such markup leaves them."""
-    return says_nothing(line) or not line.strip() and (before is None or not before.strip())
+    a table's row of badges, or a blank line at the start (`before` is None) or after another blank line, as such
+    markup leaves them."""
+    return says_nothing(line) or badge_row(line) or not line.strip() and (before is None or not before.strip())
+
+
+def badge_row(line: str) -> bool:
+    """Whether a line is a table's row whose cells after its label are badges only (`| Issues | [![Open
+    issues](https://img.shields.io/...)](...) |`): tried as a new user would on a collector's monorepo, each
+    component README's status table opened its HOT block with 650 chars of them."""
+    bare = line.strip()
+    if not bare.startswith("|") or "[![" not in bare:
+        return False
+    cells = [cell.strip() for cell in bare.strip("|").split("|")]
+    return len(cells) >= 2 and all(says_nothing(cell) for cell in cells[1:] if cell) and any(
+        cell.startswith("[![") for cell in cells[1:])
 
 
 def _without_tags(text: str) -> str | None:

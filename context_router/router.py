@@ -169,7 +169,7 @@ COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says lit
 COMMON_DOC_SHARE = 0.1  # a one-word keyword in the text of more than this share of the docs names none of them
 
 
-def _common_in_text(store: Store, kws: Iterable[str], n_docs: int) -> frozenset[str]:
+def common_in_text(store: Store, kws: Iterable[str], n_docs: int) -> frozenset[str]:
     """The one-word keywords among these that the text of many docs holds ("install", "python" in a
     packaging tool's docs): a doc named after one is not what a prompt that says it is about."""
     single = sorted({kw for kw in kws if len(keywords.keyword_tokens(kw)) == 1})
@@ -186,7 +186,7 @@ def _hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple
     if not ws.config.semantic.enabled:
         return ws.store.keywords_of(paths)
     rows = ws.store.keyword_owners(paths, keywords.WEAK_OWNERS)
-    common = _common_in_text(ws.store, (kw for kw, _, derived, _ in rows if not derived), n_docs)
+    common = common_in_text(ws.store, (kw for kw, _, derived, _ in rows if not derived), n_docs)
     out: dict[str, list[str]] = {}
     for kw, path, derived, owners in rows:
         if not derived and not keywords.is_weak(kw, owners) and kw not in common:
@@ -249,7 +249,7 @@ def _keyword_hits(cfg: Config, store: Store, prompt: str, tokens: set[str], n_do
     for kw, path, _ in sorted(found):
         hits.setdefault(path, []).append(kw)
     derived = {(kw, p) for kw, p, flag in found if flag}
-    common = _common_in_text(store, (kw for kws in hits.values() for kw in kws), n_docs)
+    common = common_in_text(store, (kw for kws in hits.values() for kw in kws), n_docs)
     strong, weak = _weak_hits(cfg, hits, derived, common)
     return _KeywordHits(strong, weak, broad)
 
@@ -271,7 +271,7 @@ def broad_lifts(cfg: Config, store: Store, broad: list[tuple[str, str]], hits: d
                 hits[path].append(kw)
     lifts = keywords.broad_lifts({kw: [p for p in paths if p not in hits] for kw, paths in owners.items()},
                                  relevance, cfg.warm.max_files)
-    return _weak_signals(cfg, _lifting(cfg, lifts, _common_in_text(store, owners, n_docs)))
+    return _weak_signals(cfg, _lifting(cfg, lifts, common_in_text(store, owners, n_docs)))
 
 
 def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[float, float]]:

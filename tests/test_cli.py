@@ -277,6 +277,17 @@ def test_version(ctx):
     assert ctx("--version").out == f"ctx {__version__}\n"
 
 
+def test_check_says_a_keyword_many_docs_text_holds_is_weak(ctx, tmp_path):
+    """Tried as a new user would on a type checker's docs: `keywords: {common_issues.rst: [reveal_type]}`, and
+    "how do I use reveal_type?" left the doc WARM (16 of 37 pages' examples call it), while check said ok."""
+    example = "\n```python\nreveal_type(x)\n```\n"
+    pages = {f"p{i}.md": f"# Page {i}\n\nText {i}.\n" + (example if i < 8 else "") for i in range(32)}
+    write_docs(tmp_path / "d", {**pages, "issues.md": "# Common issues\n\nDisplaying the type of an expression.\n"})
+    (tmp_path / "config.yaml").write_text("docs: d\nkeywords: {issues.md: [reveal_type]}\n")
+    out = ctx("check").out
+    assert "keyword 'reveal_type' (issues.md) is in the text of many docs, so it is weak" in out, out
+
+
 def test_check_lists_weak_keywords_with_a_suggestion(ctx, tmp_path):
     write_docs(tmp_path / "d", {f"{n}.md": f"# {n}\n" for n in ("payments", "ledger", "gateway", "audit")})
     (tmp_path / "config.yaml").write_text(

@@ -1,6 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from context_router import markup
 from context_router.markup import says_nothing
 from context_router.store import index
 from context_router.turn import sections
@@ -67,3 +68,16 @@ def test_a_header_is_at_most_its_lines_and_only_the_docs_lines(lines, n):
     # ... and a code block it is cut inside is closed (a fence after the last one opened)
     opened = sum(1 for line in got if line.startswith("```")) % 2
     assert not opened
+
+
+def test_a_tables_row_of_badges_says_nothing():
+    """A collector's component READMEs open with a status table whose `Issues` row is 650 chars of badges."""
+    readme = ("# Batch Processor\n\n| Status | |\n| --- | --- |\n| Stability | beta: traces, metrics |\n"
+              "| Issues | [![Open issues](https://img.shields.io/a)](https://x) [![Closed](https://img.shields.io/b)]"
+              "(y) |\n"
+              "\nThe batch processor accepts spans and places them into batches.\n")
+    opening = sections.opening_of(readme)
+    assert "| Stability | beta: traces, metrics |" in opening and "img.shields.io" not in opening
+    header, _ = index.header_of(readme, 25)
+    assert "img.shields.io" not in header and "places them into batches" in header
+    assert not markup.badge_row("| a | [link](x) |") and not markup.badge_row("| Stability | beta |")

@@ -359,9 +359,12 @@ def _terms(body: str) -> list[str]:
 
 
 def _owner_key(term: str) -> str:
-    """A term as any doc may write it: case, dashes and a plural aside. Tried as a new user would on a language's
-    RFCs, whose every page has the template's headings: the few written otherwise ("Reference-level
-    explanations", "Guide level explanation") were each one page's keyword."""
+    """A heading's words as any doc may write them: case, dashes and a plural aside. Tried as a new user would on
+    a language's RFCs, whose every page has the template's headings: the few written otherwise ("Reference-level
+    explanations", "Guide level explanation") were each one page's keyword. An identifier is its own (`startTime`
+    is not a Go struct's `StartTime`: merged, a tracing backend's storage README lost the keyword that answered)."""
+    if " " not in term:
+        return term
     words = term.lower().replace("-", " ").replace("_", " ").split()
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
