@@ -1475,6 +1475,27 @@ def test_restructuredtext_reads_as_its_headings_and_code(pieces):
         assert (words + "." if kind == "text" else words + ":" if kind == "code" else "# " + words) in "\n".join(out)
 
 
+def test_a_sphinx_pages_objects_labels_and_nested_code_read_as_a_reader_finds_them(ctx, tmp_path):
+    """Tried as a new user would on a type checker's Sphinx docs: its command line page is 147 `.. option::`, its
+    config page 89 `.. confval::`, so each was a few huge sections (`ctx show command_line.rst -- --strict`
+    found none); `:ref:` targets (`.. _code-union-attr:`) named no section; code blocks inside a directive
+    stayed unfenced; `.. comments` were printed."""
+    page = (".. Generated comment\n   that goes on.\n\nThe command line\n================\n\n"
+            "Strictness\n----------\n\n.. option:: --strict\n\n    Enables all optional checks.\n\n"
+            "    .. code-block:: python\n\n        # not a heading\n        x: int = 1\n\n"
+            ".. _code-union-attr:\n\nUnion attributes\n----------------\n\nEvery item must have it.\n\n"
+            ".. _lxml: https://lxml.de\n")
+    write_docs(tmp_path / "docs", {"conf.py": "", "index.rst": "Docs\n====\n\nThe docs.\n",
+                                   "command_line.rst": page})
+    assert ctx("init").code == 0
+    shown = ctx("show", "command_line.rst", "--", "--strict").out
+    assert shown == ("### --strict\n\nEnables all optional checks.\n\n```python\n# not a heading\nx: int = 1\n"
+                     "```\n"), shown
+    assert ctx("show", "command_line.rst", "code-union-attr").out.startswith("## Union attributes {#code-union-attr}")
+    whole = ctx("show", "command_line.rst").out
+    assert "Generated comment" not in whole and "that goes on" not in whole and "lxml" not in whole, whole
+
+
 def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
     """Tried as a new user would on a database toolkit's repo: its Sphinx source is `doc/build/` (conf.py and
     index.rst there), and `ctx init` took `doc/`, every page's path starting `build/`; its change fragments

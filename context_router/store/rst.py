@@ -20,11 +20,18 @@ SUFFIX = ".rst"
 
 
 def as_markdown(text: str) -> str:
-    """The page with its titles as `#` headings (by the order their styles first appear) and its literal blocks
-    fenced; `.. _label:` targets, which say nothing to a reader, are left out."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    styles: list[tuple[str, bool]] = []  # (character, overlined) in the order the page first uses them
+    """The page with its titles as `#` headings (by the order their styles first appear), the objects Sphinx
+    describes (`.. option:: --strict`, `.. confval:: strict`, `.. function:: open`) as headings under them, its
+    literal blocks fenced, a label (`.. _code-union-attr:`) as the anchor of the heading after it, and its
+    comments and link targets left out."""
+    return "\n".join(_convert(text.replace("\r\n", "\n").split("\n"), [], [1]))
+
+
+def _convert(lines: list[str], styles: list[tuple[str, bool]], depth: list[int]) -> list[str]:
+    """as_markdown's work on these lines. styles: the title styles in the order the page first used them;
+    depth: the level of the last heading (one item, shared with the blocks inside)."""
     out: list[str] = []
+    label = ""  # a label for the heading after it
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -34,14 +41,31 @@ def as_markdown(text: str) -> str:
             text_line, style, used = title
             if style not in styles:
                 styles.append(style)
-            out.append("#" * min(styles.index(style) + 1, MAX_LEVEL) + " " + text_line)
-            i += used
+            depth[0] = min(styles.index(style) + 1, MAX_LEVEL)
+            out.append("#" * depth[0] + " " + text_line + _anchor(label))
+            label, i = "", i + used
             continue
-        if bare.startswith(".. _") and bare.endswith(":") and line == line.lstrip():
-            i += 1
-            continue
-        if line == line.lstrip() and _opens_literal(bare):
-            body, end = _indented(lines, i + 1, bare.startswith(CODE_DIRECTIVES))
+        if line.startswith(".. "):
+            head = bare[3:]
+            directive, sep, arg = head.partition("::")
+            if head.startswith("_"):  # `.. _name:` labels the heading after it; `.. _name: https://...` a link
+                name, colon, target = head[1:].partition(":")
+                label = name if colon and not target.strip() else label
+                i += 1
+                continue
+            if sep and directive.strip() in OBJECTS:
+                block, end = _block(lines, i + 1)
+                level = min(depth[0] + 1, MAX_LEVEL)
+                out += ["#" * level + " " + arg.strip() + _anchor(label), ""]
+                out += _convert(block[next((k for k, b in enumerate(block) if b), len(block)):], styles, [level])
+                label, i = "", end
+                continue
+            if not sep and not head.startswith("|"):  # a comment, and the lines indented under it
+                i = _block(lines, i + 1)[1]
+                continue
+        if _opens_literal(bare):
+            indent = line[:len(line) - len(line.lstrip())]
+            body, end = _indented(lines, i + 1, bare.startswith(CODE_DIRECTIVES), len(indent))
             if body:
                 lang = ""
                 if bare.startswith(CODE_DIRECTIVES):
@@ -49,14 +73,41 @@ def as_markdown(text: str) -> str:
                 else:
                     lead = bare[:-2].rstrip()
                     if lead:  # "as follows::" reads "as follows:"; a `::` alone on its line says nothing
-                        out.append(lead + ":" if bare[-3:-2] != " " else lead)
+                        out.append(indent + (lead + ":" if bare[-3:-2] != " " else lead))
                     out.append("")
-                out += ["```" + lang, *body, "```"]
+                out += [indent + "```" + lang, *(indent + b if b else b for b in body), indent + "```"]
                 i = end
                 continue
         out.append(line)
         i += 1
-    return "\n".join(out)
+    return out
+
+
+# The objects Sphinx describes, each a heading of its own under the section it is in: a type checker's command
+# line page is 147 `.. option::`, its config page 89 `.. confval::`, and as one section each of a few they could
+# be neither found nor shown (`ctx show command_line.rst -- --strict`)
+OBJECTS = frozenset({"option", "confval", "envvar", "describe", "object", "function", "class", "method",
+                     "attribute", "data", "exception", "decorator", "module", "cmdoption",
+                     *(f"py:{kind}" for kind in ("function", "class", "method", "attribute", "data", "exception",
+                                                 "decorator", "module", "property"))})
+
+
+def _anchor(label: str) -> str:
+    """A label as the anchor of its heading (`{#code-union-attr}`), as markdown sites write one."""
+    return f" {{#{label}}}" if label else ""
+
+
+def _block(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The lines indented under a directive from line `start` (its options, its content), dedented, and the line
+    after them."""
+    end = start
+    while end < len(lines) and (not lines[end].strip() or lines[end][:1] in (" ", "\t")):
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    block = [ln.expandtabs(8) if ln.strip() else "" for ln in lines[start:end]]
+    cut = min((len(b) - len(b.lstrip()) for b in block if b), default=0)
+    return [b[cut:] for b in block], end
 
 
 def _adornment(line: str) -> bool:
@@ -93,19 +144,22 @@ def _opens_literal(bare: str) -> bool:
     return bare.endswith("::") and not bare.startswith("..")
 
 
-def _indented(lines: list[str], start: int, options: bool) -> tuple[list[str], int]:
-    """The indented block from line `start` (after a directive's options, `:linenos:`, and the blank lines),
-    dedented, and the line after it; nothing when the next text is at the margin."""
+def _indented(lines: list[str], start: int, options: bool, base: int = 0) -> tuple[list[str], int]:
+    """The block indented past `base` from line `start` (after a directive's options, `:linenos:`, and the blank
+    lines), dedented, and the line after it; nothing when the next text is not indented past it."""
+    def inside(line: str) -> bool:
+        return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip()) > base
+
     i = start
-    while options and i < len(lines) and lines[i][:1] in (" ", "\t") and lines[i].lstrip().startswith(":"):
+    while options and i < len(lines) and inside(lines[i]) and lines[i].lstrip().startswith(":"):
         i += 1
     while i < len(lines) and not lines[i].strip():
         i += 1
-    if i >= len(lines) or lines[i][:1] not in (" ", "\t"):
+    if i >= len(lines) or not inside(lines[i]):
         return [], start
     end = i
     block: list[str] = []
-    while end < len(lines) and (not lines[end].strip() or lines[end][:1] in (" ", "\t")):
+    while end < len(lines) and (not lines[end].strip() or inside(lines[end])):
         block.append(lines[end].expandtabs(8) if lines[end].strip() else "")
         end += 1
     while not block[-1]:
