@@ -1489,9 +1489,9 @@ def test_a_sphinx_pages_objects_labels_and_nested_code_read_as_a_reader_finds_th
                                    "command_line.rst": page})
     assert ctx("init").code == 0
     shown = ctx("show", "command_line.rst", "--", "--strict").out
-    assert shown == ("### --strict\n\nEnables all optional checks.\n\n```python\n# not a heading\nx: int = 1\n"
+    assert shown == ("#### --strict\n\nEnables all optional checks.\n\n```python\n# not a heading\nx: int = 1\n"
                      "```\n"), shown
-    assert ctx("show", "command_line.rst", "code-union-attr").out.startswith("## Union attributes {#code-union-attr}")
+    assert ctx("show", "command_line.rst", "code-union-attr").out.startswith("## Union attributes\n")
     whole = ctx("show", "command_line.rst").out
     assert "Generated comment" not in whole and "that goes on" not in whole and "lxml" not in whole, whole
 

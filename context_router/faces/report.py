@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..records import DOC_SUFFIXES, READS, FileScore, is_doc_file
 from ..router import common_in_text, kept_rate, pin_floors, scores_at
-from ..store import index
+from ..store import index, rst
 from ..turn import attention
 from ..turn.keywords import WEAK_OWNERS, has_word, is_weak, keyword_tokens
 from ..turn.sections import is_release_notes
@@ -428,6 +428,8 @@ def show(ws: Workspace, path: str, section: str | None = None) -> str:
     # "(part)" is how a turn's output heads a section it shows in part: the name is the section's
     section = section.removesuffix(sections.PART_MARK)
     found = sections.find(body, section)
+    if found is None and rel.endswith(rst.SUFFIX) and (title := rst.labelled(text, section)) is not None:
+        found = sections.find(body, title)  # a Sphinx label, as a `:ref:` names the section
     if found is None and (mention := sections.mentioning(body, section)) is not None:
         title, text = mention
         return f"... [no section is called {section!r}; the one that mentions it most: {title}] ...\n\n{text}"

@@ -22,8 +22,7 @@ SUFFIX = ".rst"
 def as_markdown(text: str) -> str:
     """The page with its titles as `#` headings (by the order their styles first appear), the objects Sphinx
     describes (`.. option:: --strict`, `.. confval:: strict`, `.. function:: open`) as headings under them, its
-    literal blocks fenced, a label (`.. _code-union-attr:`) as the anchor of the heading after it, and its
-    comments and link targets left out."""
+    literal blocks fenced, and its labels, comments and link targets left out."""
     return "\n".join(_convert(text.replace("\r\n", "\n").split("\n"), [], [1]))
 
 
@@ -31,7 +30,6 @@ def _convert(lines: list[str], styles: list[tuple[str, bool]], depth: list[int])
     """as_markdown's work on these lines. styles: the title styles in the order the page first used them;
     depth: the level of the last heading (one item, shared with the blocks inside)."""
     out: list[str] = []
-    label = ""  # a label for the heading after it
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -42,23 +40,24 @@ def _convert(lines: list[str], styles: list[tuple[str, bool]], depth: list[int])
             if style not in styles:
                 styles.append(style)
             depth[0] = min(styles.index(style) + 1, MAX_LEVEL)
-            out.append("#" * depth[0] + " " + text_line + _anchor(label))
-            label, i = "", i + used
+            out.append("#" * depth[0] + " " + text_line)
+            i += used
             continue
         if line.startswith(".. "):
             head = bare[3:]
             directive, sep, arg = head.partition("::")
-            if head.startswith("_"):  # `.. _name:` labels the heading after it; `.. _name: https://...` a link
-                name, colon, target = head[1:].partition(":")
-                label = name if colon and not target.strip() else label
+            if head.startswith("_"):  # `.. _name:` labels the heading after it (labelled()); `.. _name: URL` a link
                 i += 1
                 continue
             if sep and directive.strip() in OBJECTS:
                 block, end = _block(lines, i + 1)
-                level = min(depth[0] + 1, MAX_LEVEL)
-                out += ["#" * level + " " + arg.strip() + _anchor(label), ""]
+                # Deeper than a section's (`####`): `ctx show` finds it, and the section it is in stays one (each
+                # option a section of its own put the type checker's option pages' parts before the pages that
+                # answered: one answer in 14 turns of a conversation through the hook)
+                level = min(max(depth[0] + 1, OBJECT_LEVEL), MAX_LEVEL)
+                out += ["#" * level + " " + arg.strip(), ""]
                 out += _convert(block[next((k for k, b in enumerate(block) if b), len(block)):], styles, [level])
-                label, i = "", end
+                i = end
                 continue
             if not sep and not head.startswith("|"):  # a comment, and the lines indented under it
                 i = _block(lines, i + 1)[1]
@@ -83,7 +82,7 @@ def _convert(lines: list[str], styles: list[tuple[str, bool]], depth: list[int])
     return out
 
 
-# The objects Sphinx describes, each a heading of its own under the section it is in: a type checker's command
+# The objects Sphinx describes, each a heading under the section it is in: a type checker's command
 # line page is 147 `.. option::`, its config page 89 `.. confval::`, and as one section each of a few they could
 # be neither found nor shown (`ctx show command_line.rst -- --strict`)
 OBJECTS = frozenset({"option", "confval", "envvar", "describe", "object", "function", "class", "method",
@@ -92,9 +91,29 @@ OBJECTS = frozenset({"option", "confval", "envvar", "describe", "object", "funct
                                                  "decorator", "module", "property"))})
 
 
-def _anchor(label: str) -> str:
-    """A label as the anchor of its heading (`{#code-union-attr}`), as markdown sites write one."""
-    return f" {{#{label}}}" if label else ""
+OBJECT_LEVEL = 4  # the shallowest heading of an object: below the `##` and `###` that part a page into sections
+
+
+def labelled(text: str, label: str) -> str | None:
+    """The heading a label (`.. _code-union-attr:`, what every `:ref:` names) stands on, as as_markdown writes it:
+    the title or the object after it; None when the page has no such label. Read here, not written into the
+    headings: the label's words are no words of the section (written as `{#anchor}`, they moved a type checker's
+    conversation)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    at = next((k for k, ln in enumerate(lines) if ln.strip() == f".. _{label}:"), None)
+    if at is None:
+        return None
+    for k in range(at + 1, len(lines)):
+        title = _title(lines, k)
+        if title is not None:
+            return title[0]
+        bare = lines[k].strip()
+        directive, sep, arg = bare[3:].partition("::") if bare.startswith(".. ") else ("", "", "")
+        if sep and directive.strip() in OBJECTS:
+            return arg.strip()
+        if bare and not bare.startswith(".. _"):
+            return None
+    return None
 
 
 def _block(lines: list[str], start: int) -> tuple[list[str], int]:
