@@ -1325,17 +1325,16 @@ def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
     res = ctx("init")
     assert res.code == 0 and "drafts left out: old.md, stub.md, wip.md;" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["guide.md"]
-    # Hugo: a page it does not render, and a headless bundle's pages (an orchestrator's 339 feature gates'
-    # pages and its `includes/`, tried as a new user would)
+    # Hugo: a page it does not render (an orchestrator's 339 feature gates' pages, tried as a new user would) and a
+    # headless bundle's marker; the bundle's pages stay (others include them: a log store's configuration reference)
     write_docs(tmp_path / "docs", {
         "gates/accelerators.md": "---\ntitle: Accelerators\n_build:\n  list: never\n  render: false\n---\nGone.\n",
-        "includes/index.md": "---\nheadless: true\n---\n", "includes/prereqs.md": "You need a cluster.\n",
+        "includes/index.md": "---\nheadless: true\n---\n", "includes/prereqs.md": "You need a cluster to start.\n",
         "gates/live.md": "---\ntitle: Live gate\n_build:\n  list: never\n---\n\nStill rendered.\n"})
     (tmp_path / "docs" / ".ctxignore").unlink()
     res = ctx("init", "--force")
-    assert res.code == 0 and "drafts left out: gates/accelerators.md, includes/index.md, includes/prereqs.md, "\
-        "old.md, ..." in res.out, res.out
-    assert sorted(derived_keywords(tmp_path)) == ["gates/live.md", "guide.md"]
+    assert res.code == 0 and "drafts left out: gates/accelerators.md, includes/index.md, old.md, stub.md, ..." in res.out, res.out
+    assert sorted(derived_keywords(tmp_path)) == ["gates/live.md", "guide.md", "includes/prereqs.md"]
 
 
 def test_a_note_apps_help_vaults_are_read_as_the_app_names_their_pages(ctx, tmp_path):

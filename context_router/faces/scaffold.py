@@ -714,7 +714,7 @@ LEFT_OUT = {
     "community": ("community files left out", "a project's files for its community (conduct, governance, "
                   "maintainers, licence)", "file", "to leave them out"),
     "drafts": ("drafts left out", "marked in their front matter as pages the site does not publish (`draft: true`, "
-               "`hidden: true`, Hugo's `_build: {render: never}` and headless bundles)", "page", "to leave them out"),
+               "`hidden: true`, Hugo's `_build: {render: never}`)", "page", "to leave them out"),
     "included": ("included pages left out", "pages that other pages include (read where they are included)",
                  "page", "to leave them out"),
     "unlisted": ("unlisted pages left out", "unlisted by the book's SUMMARY.md (its build publishes none of "
@@ -856,12 +856,11 @@ FRONT_MATTER_BYTES = 16384  # of a doc, read for its front matter's draft mark
 
 def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     """The pages whose front matter says the site does not publish them: `draft: true` (Docusaurus, Hugo,
-    Jekyll), `published: false` (Jekyll), `hidden: true`, Hugo's `_build` and headless bundles (below). Tried
+    Jekyll), `published: false` (Jekyll), `hidden: true`, Hugo's `_build` (below). Tried
     as a new user would on a router's docs: eleven hidden pages (empty stubs, a markdown styling test) were
     routed, an empty one at rank 2 for "using search params" and one that is its title alone HOT first for "how
     does route matching work?"."""
     out = []
-    headless: list[str] = []  # the folders of Hugo's headless bundles
     for rel in paths:
         text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
         if text is None or not text.lstrip("\ufeff").startswith(("---", "+++")):
@@ -869,14 +868,13 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
         meta = index.split_front_matter(text)[0]
         build = meta.get("_build")
         if meta.get("draft") is True or meta.get("hidden") is True or meta.get("published") is False or (
-                isinstance(build, dict) and build.get("render") in (False, "never", "false")):
+                isinstance(build, dict) and build.get("render") in (False, "never", "false")) or (
+                meta.get("headless") is True and os.path.basename(rel) == "index.md"):
             out.append(rel)
-        elif meta.get("headless") is True and os.path.basename(rel) == "index.md":
-            headless.append(os.path.dirname(rel) + "/")
-    # Hugo publishes no page of a page marked `_build: {render: never}`, nor of a headless bundle's (an `index.md`
-    # with `headless: true`: its folder holds what other pages include). Tried as a new user would on an
-    # orchestrator's Hugo docs: 339 feature gates' pages so marked took WARM places, and its `includes/` pages.
-    out += [rel for rel in paths if rel.startswith(tuple(headless)) and rel not in out]
+    # Hugo publishes no page marked `_build: {render: never}`: an orchestrator's 339 feature gates' pages so marked
+    # took WARM places; nor a headless bundle's `index.md`. The bundle's other pages stay: other pages include
+    # them by a shortcode ctx does not follow, so they are where that text is (a log store's whole configuration
+    # reference is one).
     return sorted(out)
 
 
