@@ -410,12 +410,15 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         hits, weak_signals, broad = found.hits, found.weak, found.broad
     else:  # keyword mode keeps every hit at 1.0, as claude-cognitive does
         hits = keywords.match([(kw, p) for kw, p, _ in store.keyword_candidates(tokens)], prompt, tokens)
-    # "what does this project do?" names the docs' landing page, and no topic the semantic layer could follow
-    pointer = words.about_the_project(prompt)
-    if pointer:
+    # "what does this project do?" and "what is mypy?" name the docs' landing page, and no topic the semantic
+    # layer could follow
+    pointer, sole = words.about_the_project(prompt), words.sole_word(prompt)
+    if pointer or sole:
         tops = store.docs(store.known(words.landing_candidates()))
         landing = words.landing_page({p: d.size for p, d in tops.items()})
-        if landing:
+        if landing and not pointer and sole and not hits and words.names_the_project(sole, tops[landing].title):
+            pointer = sole
+        if landing and pointer:
             hits = {**hits, landing: [*hits.get(landing, []), pointer]}
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))
     previous = scores_at(cfg, snap, kept, turn - 1)

@@ -775,8 +775,8 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     """Tried as a new user would on four docs folders (and it is `ctx doctor`'s test prompt): "what does this
     project do?" made HOT the pages that say "project" most, a contributing guide and a list of people."""
     people = "# People\n\n" + "\n".join(f"- Maintainer {i} of the project, on its core team." for i in range(30))
-    docs = {**DOCS, "README.md": "# Harbor suite\n\nHarbor ingests files, indexes them and makes them searchable: "
-                                 "an ingest host, a search module and billing for the hosted plan.\n" + FILLER,
+    docs = {**DOCS, "README.md": "# Wharf, the Harbor suite\n\nWharf ingests files, indexes them, makes them "
+                                 "searchable: an ingest host, a search module, billing for the hosted plan.\n" + FILLER,
             "people.md": people,
             "contributing.md": "# Contributing\n\nFork the project, branch, and open a pull request to the project. "
                                "The project's tests run on every pull request to the project.\n"}
@@ -785,6 +785,12 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
         data = turn(ctx, cfg, prompt, "--session", prompt[:4])
         assert [(f["path"], f["tier"]) for f in data["files"]] == [("README.md", HOT)], prompt
         assert data["files"][0]["reasons"] == [f"keyword:{'this project' if 'project' in prompt else 'the repo'}"]
+    # The project named: its one word is a word of the landing page's title, which every page may say
+    data = turn(ctx, cfg, "what is wharf?", "--session", "name")
+    assert [(f["path"], f["tier"]) for f in data["files"]] == [("README.md", HOT)]
+    assert data["files"][0]["reasons"] == ["keyword:wharf"]
+    assert words.sole_word("what is wharf?") == "wharf" and words.sole_word("what is wharf billing?") is None
+    assert words.names_the_project("wharf", "Wharf suite") and not words.names_the_project("billing", "Wharf")
     # A topic asked of it is searched as ever; "project" is no word of it
     assert words.content_words("what is the architecture of this project?") == ["architecture"]
     assert words.about_the_project("what is the architecture of this project?") is None

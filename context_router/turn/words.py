@@ -253,6 +253,19 @@ def about_the_project(prompt: str) -> str | None:
     return " ".join(c.strip(_EDGES).lower() for c in chunks[at - 1:at + 1])
 
 
+def sole_word(prompt: str) -> str | None:
+    """The prompt's one content word beyond what asks for an overview ("what is mypy?" -> "mypy"); else None."""
+    said = [w for w in content_words(prompt) if w not in OVERVIEW_WORDS]
+    return said[0] if len(said) == 1 else None
+
+
+def names_the_project(word: str, title: str) -> bool:
+    """Whether a prompt's sole word is the project's name: a word of its landing page's title ("Welcome to mypy
+    documentation!"). Tried as a new user would on a type checker's docs: "what is mypy" printed nothing, as every
+    page says "mypy"."""
+    return word in content_words(title)
+
+
 LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect to its first section): no answer
 
 
