@@ -952,6 +952,9 @@ def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
     keywords = derived["customization.md"]
     assert "overriding blocks" in keywords and "metadata property" in keywords
     assert not any("recommended" in k or k.startswith("–") for k in keywords)
+    # with no label, a heading's aside in small print is no word of its name
+    assert index.plain_inline("### Browser <small>optional</small> { #browser }") == "### Browser"
+    assert index.plain_inline("## <small>9.0.0</small>") == "## 9.0.0"  # a heading that is its aside alone
     assert "declaring reactive state" in derived["reactivity.md"]  # a VitePress docs' `\*\*`: an escaped mark
 
 

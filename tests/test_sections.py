@@ -122,6 +122,10 @@ def test_changelogs_are_hubs():
                  "docs/change_log.md", "docs/breaking-changes.md"):
         assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
     assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
+    # a changelog folder's own page (a theme's `changelog/index.md`, 216 releases); not another folder's index
+    for path in ("changelog/index.md", "insiders/changelog/index.md", "release-notes/_index.md"):
+        assert sections.is_hub(path, "# Changelog\n\n### 9.5.0\n\nAdded the blog plugin's authors.\n"), path
+    assert not sections.is_hub("setup/index.md", "# Setup\n\nHow to set the site up: colors, fonts, search.\n")
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
     note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",

@@ -1134,6 +1134,10 @@ def plain_inline(text: str) -> str:
     # HTML tags (<a name=...>, <small>) read as nothing, but a tag in code (`<NuxtLink>` props) reads as its name,
     # and so does a title that is nothing but a component's tag (`title: '<ClientOnly>'`)
     text = re.sub(r"`+\s*</?([A-Za-z][\w.:-]*)[^>`\n]*>\s*`+", r"\1", text)
+    # A heading's aside in small print (mkdocs-material's `### Browser <small>optional</small>`, `<small>insiders
+    # </small>`) is no word of its name: tried as a new user would, "browser optional" was a derived keyword
+    aside = re.sub(r"<small\b[^>]*>.*?</small>", " ", text)
+    text = aside if aside.strip("# \t") else text
     tags = r"</?([A-Za-z][\w.:-]*)[^>\n]*>"
     text = re.sub(tags, " ", text) if re.sub(tags, "", text).strip() else re.sub(tags, r"\1", text)
     text = re.sub(r"\{[:#.][^}]*\}|\{\s+[#.][^}]*\}", " ", text)  # attribute lists: {#anchor}, { .class }

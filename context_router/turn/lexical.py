@@ -77,7 +77,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 32  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 33  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
@@ -99,8 +99,9 @@ FIELDS_VERSION = 32  # how fields() writes a doc's text and splits its sections,
 # of one name with nothing between them one section; 27: a WARM header cut inside a code block closes it; 28: a
 # page that points at another, an alias's or a moved page's, a hub; 29: MyST include blocks read as their files, a
 # Sphinx page's includes from its repository, `change_log` a hub; 30: `breaking-changes` a hub; 31: a table's row
-# of badges out of a WARM header; 32: a Sphinx page's objects as headings, its labels as their anchors, its code
-# blocks inside directives fenced); the index is built anew when it changes
+# of badges out of a WARM header; 32: a Sphinx page's objects as headings, its code blocks inside directives
+# fenced; 33: a Sphinx page's objects as `####` headings, its labels no anchors, a heading's `<small>` aside no word
+# of it, a changelog folder's own page a hub); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

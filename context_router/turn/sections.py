@@ -620,6 +620,7 @@ LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # .
 # its Go API changelog was WARM beside the right pages
 LOG_FOLDERS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases", "newsfragments",
                          "changelog.d", "changes.d"})
+INDEX_NAMES = frozenset({"index", "_index", "readme"})  # a folder's own page
 HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
 HUB_MIN_LINKS = 6
 
@@ -662,6 +663,11 @@ def is_hub(path: str, body: str) -> bool:
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
     if stem in HUB_NAMES or is_release_notes(path) or any(
             stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".") for name in LOG_NAMES):
+        return True
+    # A changelog folder's own page (`changelog/index.md`): tried as a new user would on a theme's mkdocs docs, its
+    # 216 releases' page was HOT for "can I show the last updated date on each page?"
+    folder = path.lower().rsplit("/", 2)[-2] if path.count("/") else ""
+    if stem in INDEX_NAMES and (folder in LOG_FOLDERS or folder in HUB_NAMES):
         return True
     prose = links = prose_chars = markup = 0
     fenced = False
