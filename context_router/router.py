@@ -416,7 +416,8 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     if pointer or sole:
         tops = store.docs(store.known(words.landing_candidates()))
         landing = words.landing_page({p: d.size for p, d in tops.items()})
-        if landing and not pointer and sole and not hits and words.names_the_project(sole, tops[landing].title):
+        if landing and not pointer and sole and not hits and words.names_the_project(
+                sole, tops[landing].title, store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)):
             pointer = sole
         if landing and pointer:
             hits = {**hits, landing: [*hits.get(landing, []), pointer]}

@@ -790,7 +790,8 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     assert [(f["path"], f["tier"]) for f in data["files"]] == [("README.md", HOT)]
     assert data["files"][0]["reasons"] == ["keyword:wharf"]
     assert words.sole_word("what is wharf?") == "wharf" and words.sole_word("what is wharf billing?") is None
-    assert words.names_the_project("wharf", "Wharf suite") and not words.names_the_project("billing", "Wharf")
+    assert words.names_the_project("wharf", "Wharf suite", 0.1) and words.names_the_project("httpx", "Intro", 0.9)
+    assert not words.names_the_project("billing", "Wharf", 0.1)
     # A topic asked of it is searched as ever; "project" is no word of it
     assert words.content_words("what is the architecture of this project?") == ["architecture"]
     assert words.about_the_project("what is the architecture of this project?") is None

@@ -259,11 +259,15 @@ def sole_word(prompt: str) -> str | None:
     return said[0] if len(said) == 1 else None
 
 
-def names_the_project(word: str, title: str) -> bool:
+PROJECT_SHARE = 0.5  # a prompt's sole word in at least this share of the docs is the project's name
+
+
+def names_the_project(word: str, title: str, share: float) -> bool:
     """Whether a prompt's sole word is the project's name: a word of its landing page's title ("Welcome to mypy
-    documentation!"). Tried as a new user would on a type checker's docs: "what is mypy" printed nothing, as every
-    page says "mypy"."""
-    return word in content_words(title)
+    documentation!"), or of most docs (share: of the docs that hold it; an HTTP client's landing page is titled
+    "Introduction" by its site's nav). Tried as a new user would on a type checker's docs: "what is mypy" printed
+    nothing, as every page says "mypy"."""
+    return word in content_words(title) or share >= PROJECT_SHARE
 
 
 LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect to its first section): no answer
