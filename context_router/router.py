@@ -415,7 +415,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
     pointer, sole = words.about_the_project(prompt), words.sole_word(prompt)
     if pointer or sole:
         tops = store.docs(store.known(words.landing_candidates()))
-        landing = words.landing_page({p: d.size for p, d in tops.items()})
+        landing = words.landing_page({p: d.size for p, d in tops.items()}, lambda p: _says_something(cfg, p))
         if landing and not pointer and sole and not hits and words.names_the_project(
                 sole, tops[landing].title, store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)):
             pointer = sole
@@ -474,6 +474,12 @@ def keep(cfg: Config, snap: IndexView, writes: dict[str, tuple[Kept, int, int]],
     writes[path] = (Kept(fs.score, turn, rate, fs.last_hit_turn, fs.hits),
                     attention.last_turn_at(fs.score, rate, turn, cfg.warm.threshold),
                     attention.last_turn_at(fs.score, rate, turn, attention.ZERO))
+
+
+def _says_something(cfg: Config, path: str) -> bool:
+    """Whether a doc's text, as a turn prints it, says something (not a home page that is one component)."""
+    text = index.read_doc(cfg.docs_root, path, limit=cfg.max_doc_bytes)
+    return text is not None and not index.no_text(index.body_of(text, path))
 
 
 def kept_rate(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], path: str) -> float:

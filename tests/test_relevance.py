@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from context_router.store import index
 from context_router.turn import keywords, lexical, sections, words
 from context_router.turn.render import MarkdownLayout
 from context_router.turn.tiers import HOT, Candidate, DocView, fit
@@ -811,6 +812,29 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
         "en/getting-started.mdx"
     assert words.landing_page({"en/intro.md": 900, "README.md": 900}) == "README.md"
     assert "en/index.mdx" in words.landing_candidates()
+
+
+def test_a_home_page_of_front_matter_or_a_component_still_answers_what_the_project_is(ctx, tmp_path):
+    """Tried as a new user would on two sites' docs (`ctx doctor`'s test turn showed nothing): a state library's
+    home page holds its text in its front matter (`hero`, `features`), a test runner's is one component
+    (`<Home />`) and its guide's index says what the project is."""
+    home = ("---\npageType: home\nhero:\n  text: Bear necessities for state\n  tagline: A tiny store.\nfeatures:\n"
+            "  - title: Minimal API\n    details: One hook.\n  - title: No details\n  - title: Safe under concurrency\n"
+            "    details: Built to avoid zombie children and tearing while renders stay predictable.\n---\n")
+    cfg = project(tmp_path / "a", {**DOCS, "index.md": home})
+    data = turn(ctx, cfg, "what does this project do?")
+    assert [(f["path"], f["tier"]) for f in data["files"]] == [("index.md", HOT)]
+    assert "Bear necessities for state\n\nA tiny store.\n\n## Features\n\n- **Minimal API**: One hook.\n" \
+           "- **No details**\n- **Safe under concurrency**: Built" in data["context"], data["context"]
+    # its words are the page's text, in the index too
+    assert "index.md" in {f["path"] for f in turn(ctx, cfg, "bear necessities", "--session", "b")["files"]}
+    vitepress = "---\nlayout: home\ntitle: Vite test\n---\n\n<script setup>\nimport Home from './Home.vue'\n" \
+                "</script>\n\n<Home />\n" + "\n" * 200
+    cfg = project(tmp_path / "b", {**DOCS, "index.md": vitepress,
+                                   "guide/index.md": "# Getting started\n\nVite test is a test runner.\n" + FILLER})
+    data = turn(ctx, cfg, "what does this project do?")
+    assert [(f["path"], f["tier"]) for f in data["files"]] == [("guide/index.md", HOT)], data["files"]
+    assert index.no_text("<Home />\n\n") and not index.no_text("<b>Vite</b> test")
 
 
 def _tokens_by_character(text: str) -> list[str]:

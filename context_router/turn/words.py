@@ -13,7 +13,7 @@ from ..records import DOC_SUFFIXES, doc_stem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
 # ASCII punctuation and spaces -> space, so an ASCII text splits into its word tokens with str.split().
@@ -273,20 +273,21 @@ def names_the_project(word: str, title: str, share: float) -> bool:
 LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect to its first section): no answer
 
 
-def landing_page(sizes: Mapping[str, int]) -> str | None:
+def landing_page(sizes: Mapping[str, int], says: Callable[[str], bool] = lambda path: True) -> str | None:
     """The docs' landing page among these (path -> bytes): a README, index or overview at the top of the docs,
-    not a stub; else the English folder's (a site whose every language has a folder: `en/getting-started.mdx`,
-    the others left out as translations)."""
+    not a stub nor a page whose text `says` nothing; else the English folder's (a site whose every language has
+    a folder: `en/getting-started.mdx`, the others left out as translations), else the guide's (a VitePress
+    site's home page is a component, `<Home />`, and its guide's index the getting-started page)."""
     for folder in LANDING_FOLDERS:
         top = {doc_stem(p[len(folder):]).lower(): p for p in sorted(sizes, reverse=True)
                if p.startswith(folder) and "/" not in p[len(folder):] and sizes[p] >= LANDING_MIN_BYTES}
-        found = next((top[name] for name in LANDING_NAMES if name in top), None)
+        found = next((top[name] for name in LANDING_NAMES if name in top and says(top[name])), None)
         if found:
             return found
     return None
 
 
-LANDING_FOLDERS = ("", "en/")  # where a landing page is looked for: the top of the docs, else the English folder
+LANDING_FOLDERS = ("", "en/", "guide/")  # where a landing page is looked for, in this order
 
 
 def landing_candidates() -> list[str]:
