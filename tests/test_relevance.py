@@ -835,6 +835,11 @@ def test_a_home_page_of_front_matter_or_a_component_still_answers_what_the_proje
     data = turn(ctx, cfg, "what does this project do?")
     assert [(f["path"], f["tier"]) for f in data["files"]] == [("guide/index.md", HOT)], data["files"]
     assert index.no_text("<Home />\n\n") and not index.no_text("<b>Vite</b> test")
+    # a splash page's hero leads its body (a docs theme's page opened with its cards)
+    splash = {"title": "Theme", "hero": {"title": "Make docs shine", "tagline": "Fast and accessible."}}
+    assert index.home_body(splash, "<CardGrid>cards</CardGrid>\n") == \
+        "Make docs shine\n\nFast and accessible.\n\n<CardGrid>cards</CardGrid>\n"
+    assert index.home_body({"title": "Theme"}, "\n") == "# Theme\n"
 
 
 def _tokens_by_character(text: str) -> list[str]:

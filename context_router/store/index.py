@@ -667,29 +667,38 @@ def header_of(body: str, lines: int) -> tuple[str, bool]:
 
 def body_of(text: str, rel: str) -> str:
     """The text of the doc at `rel` without its front matter (not parsed: printing a doc needs no YAML, but for a
-    home page that holds its text there, home_text), as a reader sees it (readable)."""
+    home page that holds its text there, home_body), as a reader sees it (readable)."""
     block, body = _front_matter_block(text)
     body = readable(body, rel)
-    if block is not None and no_text(body) and ("hero:" in block or "features:" in block):
-        return home_text(_read_front_matter(text)[0]) or body
+    if block is not None and ("hero:" in block or "features:" in block):
+        return home_body(_read_front_matter(text)[0], body)
     return body
 
 
-def home_text(meta: Mapping[str, Any]) -> str:
-    """A site's home page whose text is its front matter (VitePress' `layout: home`, Rspress' `pageType: home`:
-    `hero` and `features`) as markdown: its name, what it says it is, and its features. Tried as a new user would
-    on a state library's docs, "what does this project do?" showed nothing (the page's body is empty)."""
+def home_body(meta: Mapping[str, Any], body: str) -> str:
+    """A site's home page as its reader sees it, when its front matter holds text (VitePress' `layout: home`,
+    Rspress' `pageType: home`, Starlight's `template: splash`: a `hero`, `features`): the hero's name, what it
+    says the project is and its tagline, before the body; a page whose body says nothing (no_text), also its
+    features. Tried as a new user would on a state library's docs, "what does this project do?" showed nothing
+    (the page's body is empty), and a docs theme's showed its cards, not what it is."""
     found = meta.get("hero")
     hero: dict[str, Any] = found if isinstance(found, dict) else {}
-    name = hero.get("name") if isinstance(hero.get("name"), str) else meta.get("title")
-    lines = [f"# {name.strip()}\n"] if isinstance(name, str) and name.strip() else []
+    name = next((hero[k] for k in ("name", "title") if isinstance(hero.get(k), str)), None)
+    empty = no_text(body)
+    if empty and name is None and isinstance(meta.get("title"), str):
+        name = meta["title"]
+    lines = [f"{name.strip()}\n"] if isinstance(name, str) and name.strip() else []
     lines += [f"{hero[k].strip()}\n" for k in ("text", "tagline") if isinstance(hero.get(k), str)]
+    if not empty:
+        return "\n".join(lines) + "\n" + body if lines else body
+    if lines and isinstance(name, str):
+        lines[0] = "# " + lines[0]
     features = [f for f in meta.get("features") or () if isinstance(f, dict) and isinstance(f.get("title"), str)]
     if features:
         lines += ["## Features", ""]
         lines += [f"- **{f['title'].strip()}**" + (f": {f['details'].strip()}" if isinstance(f.get("details"), str)
                                                     else "") for f in features]
-    return "\n".join(lines).strip() + "\n" if lines else ""
+    return "\n".join(lines).strip() + "\n" if lines else body
 
 
 def no_text(body: str) -> bool:
@@ -1237,8 +1246,8 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     titles: path -> the title the site gives a doc that has none of its own (mkdocs.titler)."""
     meta, body, warning = split_front_matter(text)
     body = readable(body, rel)
-    if ("hero" in meta or "features" in meta) and no_text(body):
-        body = home_text(meta) or body
+    if "hero" in meta or "features" in meta:
+        body = home_body(meta, body)
     warnings = [warning] if warning else []
     title = _title_of(body, meta, rel, titles)
     header, truncated = header_of(body, warm_lines)
