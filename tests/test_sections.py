@@ -119,7 +119,7 @@ def test_a_hub_page_is_not_hot_on_breadth(ctx, tmp_path):
 
 def test_changelogs_are_hubs():
     for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md",
-                 "docs/change_log.md", "docs/breaking-changes.md"):
+                 "docs/change_log.md", "docs/breaking-changes.md", "release_notes/whats_new.md"):
         assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
     assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
     # a changelog folder's own page (a theme's `changelog/index.md`, 216 releases); not another folder's index
@@ -131,7 +131,8 @@ def test_changelogs_are_hubs():
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",
                  "releases/v2.md", "release_notes/1.2.0-beta.1.md", "docs/changelog/2024-10-sidebar.mdx",
                  # a change's fragment, named by its ticket (a database toolkit's; towncrier's)
-                 "doc/changelog/unreleased_13/6135.rst", "newsfragments/1234.bugfix.md", "changelog.d/567.md"):
+                 "doc/changelog/unreleased_13/6135.rst", "newsfragments/1234.bugfix.md", "changelog.d/567.md",
+                 "doc/source/whatsnew/v2.2.0.rst"):
         assert sections.is_release_notes(path) and sections.is_hub(path, note), path
     for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md",
                  "guides/2024-10-sidebar.md", "tutorial/101.md", "changelog/12.md", "changes/1234.a.b.md"):

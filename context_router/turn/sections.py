@@ -614,12 +614,15 @@ HUB_NAMES = frozenset({"changelog", "change_log", "change-log", "changes", "hist
                        "releases", "release_notes", "summary", "sitemap",
                        # every API's removals, release by release: tried as a new user would on a desktop app
                        # framework's docs, its 265 sections were HOT for one-word prompts ("BrowserWindow")
-                       "breaking-changes", "breaking_changes"})
+                       "breaking-changes", "breaking_changes",
+                       # each release's highlights (a messaging system's `release_notes/whats_new.md`, 42
+                       # releases' sections, was HOT for "configure tls for the server")
+                       "whats-new", "whats_new", "whatsnew", "what-s-new"})
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
 LOG_FOLDERS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases", "newsfragments",
-                         "changelog.d", "changes.d"})
+                         "changelog.d", "changes.d", "whatsnew"})
 INDEX_NAMES = frozenset({"index", "_index", "readme"})  # a folder's own page
 HUB_LINK_SHARE = 0.4  # a page whose lines are mostly links at least this often is a hub
 HUB_MIN_LINKS = 6
