@@ -413,6 +413,14 @@ def test_a_cut_names_sections_as_their_site_shows_them():
     # Named are the ranked ones that did not fit; "..." says they are some of those counted.
     done = sections.cut(body, 900, {1: 5.0, 2: 4.0}, "core.md", "# Reactivity")
     assert done is not None and "[cut; not shown: computed(), ... (3 of 4 sections)" in done.text
+    # a component's self-closing tag is no word of the name (a web framework's option headings open with a
+    # badge); a type's angle brackets and a tag in code stay
+    badges = "# JWT\n\nThe middleware.\n\n" + "".join(
+        f"### {title}\n\n{FILLER * 3}\n\n" for title in ('<Badge type="danger" text="required" /> secret',
+                                                        "`Vec<T>` and <Badge /> cookie", "`<Foo />` headerName"))
+    done = sections.cut(badges, 900, {1: 5.0, 2: 4.0, 3: 4.0}, "jwt.md", "# JWT")
+    assert done is not None and "[cut; not shown: `Vec<T>` and cookie, `<Foo />` headerName (2 of 3 sections)" \
+        in done.text, done.text
 
 
 LINTS = ("# Lints\n\nEvery lint.\n\n## `box_default`\n\nWhat it does.\n\n### Why is this bad?\n\nIt allocates.\n\n"

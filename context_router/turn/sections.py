@@ -528,13 +528,32 @@ PART_MARK = " (part)"  # after a section's name where a part of it is shown or h
 
 
 def _name(title: str) -> str:
-    """A section's name as its site shows it, without an attribute list after it (`computed() {#computed}`) or
-    backslash escapes (`Declaring Reactive State \\*`). String work only: the hook path imports no re."""
+    """A section's name as its site shows it, without an attribute list after it (`computed() {#computed}`), a
+    component's tag (`<Badge type="info" text="optional" /> cookie`) or backslash escapes (`Declaring Reactive
+    State \\*`). String work only: the hook path imports no re."""
     if title.endswith("}") and "{" in title:
         head, _, attrs = title.rpartition("{")
         if attrs.lstrip(":").lstrip()[:1] in ("#", "."):
             title = head.rstrip()
+    if "/>" in title:
+        title = _without_closed_tags(title)
     return title.replace("\\", "") if "\\" in title else title
+
+
+def _without_closed_tags(title: str) -> str:
+    """The title without its self-closing tags outside code (a web framework's 105 option headings open with
+    `<Badge type="danger" text="required" />`, which named each in a cut doc's line); `Vec<T>` stays."""
+    out: list[str] = []
+    at = 0
+    while (start := title.find("<", at)) >= 0:
+        end = title.find(">", start) - 1  # the tag's end: its first `>`, after a `/`
+        if end < 0 or title[end] != "/" or title.count("`", 0, start) % 2 or not title[start + 1:start + 2].isalpha():
+            out.append(title[at:start + 1])
+            at = start + 1
+            continue
+        out.append(title[at:start])
+        at = end + 2
+    return " ".join("".join(out + [title[at:]]).split()) or title
 
 
 def alone(section: Section, under: bool = False) -> str:
