@@ -412,13 +412,15 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         hits = keywords.match([(kw, p) for kw, p, _ in store.keyword_candidates(tokens)], prompt, tokens)
     # "what does this project do?" and "what is mypy?" name the docs' landing page, and no topic the semantic
     # layer could follow
-    pointer, sole = words.about_the_project(prompt), words.sole_word(prompt)
+    pointer, sole = words.about_the_project(prompt), None if hits else words.sole_word(prompt)
     if pointer or sole:
         tops = store.docs(store.known(words.landing_candidates()))
-        landing = words.landing_page({p: d.size for p, d in tops.items()}, lambda p: _says_something(cfg, p))
-        if landing and not pointer and sole and not hits and words.names_the_project(
-                sole, tops[landing].title, store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)):
-            pointer = sole
+        sizes = {p: d.size for p, d in tops.items()}
+        if not pointer and sole:  # the project's name, by its landing page's title or as a word of most docs
+            first = words.landing_page(sizes)
+            share = store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)
+            pointer = sole if first and words.names_the_project(sole, tops[first].title, share) else None
+        landing = words.landing_page(sizes, lambda p: _says_something(cfg, p)) if pointer else None
         if landing and pointer:
             hits = {**hits, landing: [*hits.get(landing, []), pointer]}
     kept.update(store.kept_scores(name, [p for p in hits if p not in kept], turn - 1))

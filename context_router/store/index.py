@@ -702,10 +702,17 @@ def home_body(meta: Mapping[str, Any], body: str) -> str:
 
 
 def no_text(body: str) -> bool:
-    """Whether a page's body says nothing: blank, or tags alone (VitePress' `<Home />`)."""
-    import re  # only for a home page, or a landing page a prompt about the project shows
-
-    return not re.sub(r"<[^>]*>", "", body).strip()
+    """Whether a page's body says nothing: blank, or tags alone (VitePress' `<Home />`). String work: a hook
+    turn imports no re."""
+    at = 0
+    while (start := body.find("<", at)) >= 0:
+        if body[at:start].strip():
+            return False
+        end = body.find(">", start)
+        if end < 0:
+            return False
+        at = end + 1
+    return not body[at:].strip()
 
 
 def readable(body: str, rel: str) -> str:
