@@ -15,7 +15,7 @@ from .errors import InputError
 from .records import FileScore, decayed, record
 from .store import index, near
 from .store.state import MEMORY, DatabaseError, Kept, Store, is_locked
-from .turn import attention, keywords, lexical, render, sections, tiers, words
+from .turn import attention, keywords, lexical, memory, render, sections, tiers, words
 from .turn.prompt import human_part
 from .workspace import (
     DocSettings,
@@ -364,11 +364,12 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     # them again: its line says how to read it (render._truncation_line).
     kws = {p: v for p, v in _hint_words(ws, paths, snap.n_docs).items() if p not in hit}
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
-    known = ws.store.sent_units(session, paths) if session is not None else None
+    known = ws.store.sent_units(session, [*paths, memory.CONVERSATION]) if session is not None else None
+    about = known is None or memory.ABOUT not in known.pop(memory.CONVERSATION, {})
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget), turn),
                      layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
-                     ranked_sections, hit)
+                     ranked_sections, hit, about)
 
 
 def scores_at(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], turn: int) -> dict[str, FileScore]:
@@ -476,6 +477,12 @@ def keep(cfg: Config, snap: IndexView, writes: dict[str, tuple[Kept, int, int]],
     writes[path] = (Kept(fs.score, turn, rate, fs.last_hit_turn, fs.hits),
                     attention.last_turn_at(fs.score, rate, turn, cfg.warm.threshold),
                     attention.last_turn_at(fs.score, rate, turn, attention.ZERO))
+
+
+def _sent(plan: tiers.Plan) -> list[tuple[str, str]]:
+    """(path, unit) of what this turn's output gave the conversation, its box's line about the docs included."""
+    rows = [(e.path, u) for e in plan.entries for u in e.units]
+    return rows + [(memory.CONVERSATION, memory.ABOUT)] if plan.entries and plan.stats.about else rows
 
 
 def _says_something(cfg: Config, path: str) -> bool:
@@ -594,10 +601,10 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
             store.save_turn(name, turn, att.writes, att.recorded, bucket, memory, now, (len(plan.output), shown),
                             att.dropped)
             if remembers(cfg, req):
-                store.remember_sent(name, turn, ((e.path, u) for e in plan.entries for u in e.units))
+                store.remember_sent(name, turn, _sent(plan))
             store.prune_sessions(now - cfg.keep_days * 86400, keep=name)
         elif restoring:
-            store.remember_sent(name, session.turn, ((e.path, u) for e in plan.entries for u in e.units))
+            store.remember_sent(name, session.turn, _sent(plan))
         elif bucket != session.bucket and not read_only:
             store.save_turn(name, session.turn, {}, {}, bucket, session.semantic, now)
     behind = bool(snap.pending) or snap.due or (typed and cfg.semantic.enabled and
@@ -769,8 +776,6 @@ def _search_until(store: Store, queries: list[str], enough: int) -> list[str]:
 def hold_read_docs(ws: Workspace, session: str, turn: int, docs: list[str]) -> None:
     """The agent read these docs itself: the conversation holds them as they are now, so a turn names them
     instead of sending them again (a host that keeps its history)."""
-    from .turn import memory
-
     cfg = ws.config
     rows: list[tuple[str, str]] = []
     for path in docs:

@@ -12,6 +12,8 @@ import zlib
 WHOLE, PART, HEADER = "w", "p", "h"
 HINT = "n"  # the unit of the line that says how to see the rest of a cut doc (`ctx show PATH SECTION`): the
 # model needs it once a conversation, not every turn
+ABOUT = "t"  # the box's line that says what the docs are (render.ABOUT): once a conversation too, held by no doc
+CONVERSATION = ""  # ... the path it is remembered under
 
 
 def unit(kind: str, text: str) -> str:

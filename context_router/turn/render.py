@@ -73,7 +73,7 @@ class MarkdownLayout:
             rows.append(f"Intent: {stats.intent}")
         if stats.repeated:
             rows.append(f"Already in the conversation: {stats.repeated} (named, not sent again)")
-        if stats.hot or stats.warm:
+        if (stats.hot or stats.warm) and stats.about:
             rows.append(ABOUT)
         width = max(cells(head), *(cells(r) + 2 for r in rows))
         lines = ["╔" + head + "═" * (width - cells(head)) + "╗"]
@@ -208,7 +208,7 @@ class XmlLayout:
         if stats.repeated is not None:
             intent += f' already_sent="{stats.repeated}"'
         notes = "".join(f"\n<note>{_attr(note)}</note>" for note in stats.notes)
-        about = f"\n<about>{ABOUT}</about>" if stats.hot or stats.warm else ""
+        about = f"\n<about>{ABOUT}</about>" if (stats.hot or stats.warm) and stats.about else ""
         return (f'<attention_state turn="{stats.turn}" hot="{stats.hot}" warm="{stats.warm}" cold="{stats.cold}"'
                 f' chars="{stats.used}" budget="{stats.budget}"{intent}/>{notes}{about}')
 

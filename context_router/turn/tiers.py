@@ -72,6 +72,7 @@ class Stats:
     intent: str | None = None
     notes: tuple[str, ...] = ()  # one-line notices shown under the box (expired or suspended pins)
     repeated: int | None = None  # docs named instead of sent again (None: the output has no memory)
+    about: bool = True  # the box says what the docs are (render.ABOUT): once a conversation that keeps it
 
 
 @record
@@ -153,14 +154,16 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         n_docs: int, intent: str | None = None, notes: tuple[str, ...] = (),
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
         relevance: Mapping[str, float] | None = None, pack: bool = True,
-        parts: Mapping[str, Mapping[int, float]] | None = None, named: frozenset[str] = frozenset()) -> Plan:
+        parts: Mapping[str, Mapping[int, float]] | None = None, named: frozenset[str] = frozenset(),
+        about: bool = True) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
     the conversation; the HOT docs share the budget in that order (else in rank order). pack: HOT docs share
     the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
     what it needs of what is left, in rank order. named: the docs this prompt's keywords hit; each has room for
-    its opening and its best part before the other parts are shared out."""
+    its opening and its best part before the other parts are shared out. about: the box says what the docs are
+    (the conversation does not hold it yet)."""
     if pack and relevance:
         # The HOT docs are printed by their best part, best first: the turn's best sections lead the output,
         # whichever doc holds them (the caps and tiers were settled by rank before).
@@ -241,7 +244,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     room = min(remaining - sep, CLOSING_CHARS) if pack else remaining - sep
     closing = _closing(layout, omitted, reasons, room, measure) if omitted and entries else None
     return _compose(layout, entries, omitted, reasons, closing, turn, n_docs, budget, intent, notes, measure,
-                    remembers)
+                    remembers, about)
 
 
 def _after_the_hot(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
@@ -549,7 +552,7 @@ def _closing(layout: Layout, omitted: Sequence[str], reasons: Sequence[str], roo
 
 def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: list[str], closing: str | None,
              turn: int, n_docs: int, budget: int, intent: str | None, notes: tuple[str, ...],
-             measure: Callable[[str], int] = len, remembers: bool = False) -> Plan:
+             measure: Callable[[str], int] = len, remembers: bool = False, about: bool = True) -> Plan:
     if not entries and not notes:  # nothing to show and no note (an expired or suspended pin) to pass on
         return Plan((), tuple(omitted), Stats(turn, 0, 0, n_docs, 0, budget, intent, notes), "", tuple(reasons))
     n_hot = sum(1 for e in entries if e.tier == HOT)
@@ -560,7 +563,7 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: 
     # "Total chars" counts the box itself: settle it in a few passes (the digit count can only grow).
     for _ in range(4):
         stats = Stats(turn, n_hot, n_warm, cold, used, budget, intent, notes,
-                      sum(1 for e in entries if e.repeat) if remembers else None)
+                      sum(1 for e in entries if e.repeat) if remembers else None, about)
         output = layout.compose(layout.box(stats), blocks, closing)
         if measure(output) == used:
             break
@@ -570,5 +573,5 @@ def _compose(layout: Layout, entries: list[Entry], omitted: list[str], reasons: 
     if measure(output) > budget:  # cannot happen with the reserve above, but the ceiling is absolute
         dropped = entries.pop().path
         return _compose(layout, entries, [dropped, *omitted], ["budget", *reasons], None, turn, n_docs, budget,
-                        intent, notes, measure, remembers)
+                        intent, notes, measure, remembers, about)
     return Plan(tuple(entries), tuple(omitted), replace(stats, used=measure(output)), output, tuple(reasons))
