@@ -869,8 +869,9 @@ def test_a_repos_test_fixtures_are_left_out(ctx, tmp_path):
         "cmd/gen/internal/testdata/README.md": "# Sample receiver\n\nBatches nothing.\n",
         "web/src/__snapshots__/page.md": "# Snapshot\n",
     })
-    assert scaffold.fixtures(["a/testdata/b/c.md", "a/testdata/d.md", "tests/fixtures/x.md", "docs/fix.md"]) == [
-        "a/testdata", "tests/fixtures"]
+    assert scaffold.fixtures(["a/testdata/b/c.md", "a/testdata/d.md", "tests/fixtures/x.md", "docs/fix.md",
+                              "test/source/_posts/2014-03-03-yaml-with-dots.md", "docs/testing.md"]) == [
+        "a/testdata", "test", "tests"]
     res = ctx("init", ".")
     assert res.code == 0, res.err
     assert ("wrote ./.ctxignore (test fixtures left out: cmd/gen/internal/testdata/, web/src/__snapshots__/; "
@@ -1406,7 +1407,7 @@ def test_an_r_packages_docs_are_its_readme_news_and_vignettes(ctx, tmp_path):
                           "revdep/problems.md": "# Problems\n\n*Wow, no problems at all. :)*\n"})
     res = ctx("init")
     assert res.code == 0 and "docs: ." in res.out, res.out
-    assert "test fixtures left out: revdep/, tests/testthat/_snaps/" in res.out
+    assert "test fixtures left out: revdep/, tests/" in res.out
     assert "sources of rendered pages left out: README.Rmd" in res.out
     assert sorted(derived_keywords(tmp_path)) == ["NEWS.md", "README.md", "vignettes/two-table.Rmd"]
     assert scaffold.rendered(["README.Rmd", "README.md", "a.qmd", "b.md", "vignettes/c.Rmd"]) == ["README.Rmd"]

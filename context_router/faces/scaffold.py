@@ -912,9 +912,11 @@ def vendored(paths: Iterable[str]) -> list[str]:
 
 # ... and what a test tool writes: testthat's snapshots (`tests/testthat/_snaps/`), an R package's reverse
 # dependency checks (`revdep/`). Tried as a new user would on a data frame library's R package: 65 snapshots and
-# four check reports were routed beside its ten vignettes.
+# four check reports were routed beside its ten vignettes. And a repo's test folders: a static site generator's
+# `test/source/` held 45 pages a test builds (`%# +.md`, `_posts/2014-03-03-yaml-with-dots.md`), which init's note
+# counted as docs outside its docs folder and `ctx init .` routed.
 FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__",
-                             "_snaps", "revdep"})
+                             "_snaps", "revdep", "test", "tests"})
 
 
 def fixtures(paths: Iterable[str]) -> list[str]:
