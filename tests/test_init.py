@@ -959,6 +959,18 @@ def test_a_headings_table_of_contents_label_is_its_keyword(ctx, tmp_path):
     assert "declaring reactive state" in derived["reactivity.md"]  # a VitePress docs' `\*\*`: an escaped mark
 
 
+def test_an_attribute_list_over_a_title_leaves_it_the_title(ctx, tmp_path):
+    """Tried as a new user would on a CLI library's MyST docs: its landing page opens with `{.hide-header}` over
+    `# Welcome to Click` (a page sectioned by `# ` headings), and `ctx check` said it had no title."""
+    write_docs(tmp_path / "docs", {
+        "index.md": "{.hide-header}\n# Welcome to Click\n\nClick makes command line interfaces.\n\n"
+                    "# Documentation\n\n## Tutorials\n\nStart here.\n\n# About Project\n\nThe license.\n",
+        "options.md": "# Options\n\nAdd options with a decorator.\n"})
+    assert ctx("init").code == 0
+    assert ctx("check").out == "ok: config and docs look right\n"
+    assert index.heading_title("{: .note}\n## Welcome\n") == "Welcome"
+
+
 def test_a_file_name_many_docs_share_is_no_keyword(ctx, tmp_path):
     """Tried as a new user would on a framework's docs: its tutorial's fifteen steps are each
     `step-N/description.md`, and each had the keyword "description"; the title stays each step's name."""

@@ -1199,6 +1199,14 @@ def plain_inline(text: str) -> str:
     return " ".join(text.split())
 
 
+def _attributes_alone(line: str) -> bool:
+    """A line that is an attribute list alone (MyST's `{.hide-header}` over a title, kramdown's `{: .note}`): it
+    gives the block after it a class or an anchor, and says nothing. Tried as a new user would on a CLI library's
+    docs: its landing page opens with `{.hide-header}`, and had no title."""
+    bare = line.strip()
+    return len(bare) > 2 and bare[0] == "{" and bare[-1] == "}" and bare[1:].lstrip(": ")[:1] in (".", "#")
+
+
 def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[str], str] | None) -> str:
     """A doc's title: its front matter `title` (as mkdocs, Docusaurus, Hugo and Zola read it: it names the page,
     where a `# ` line further down may head one part of it), else its first `# ` line, else its front matter
@@ -1221,7 +1229,7 @@ def _title_of(body: str, meta: Mapping[str, Any], rel: str, titles: Callable[[st
             if title:
                 return title
             break
-        if first and line.strip():
+        if first and line.strip() and not _attributes_alone(line):
             first = False
             level = len(line) - len(line.lstrip("#"))
             if 1 < level <= 6 and line[level:level + 1] == " ":
