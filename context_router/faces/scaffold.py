@@ -608,9 +608,12 @@ def outside(cwd: str, docs: str) -> list[str]:
     except DocsError:
         return []
     prefix = os.path.relpath(inside, root).replace(os.sep, "/") + "/"
-    # ... as `ctx init .` would leave them: a package manager's 28 test fixtures' READMEs were counted
-    gone = tuple(f + "/" for f in (*vendored(files), *translations(files), *fixtures(files)))
-    return sorted(rel for rel in files if not rel.startswith(prefix) and not rel.startswith(gone))
+    # ... as `ctx init .` would leave them (what their paths say: vendored code, translations, old versions,
+    # fixtures, blogs...): a package manager's 28 test fixtures' READMEs were counted, a formatter's 44 blog posts
+    # and 24 pages of its last version
+    rest = [rel for rel in files if not rel.startswith(prefix)]
+    found = left_out(rest)
+    return sorted(rel for rel in rest if not is_left_out(rel, found))
 
 
 SITE_FOLDERS = (*sites.SITE_FOLDERS, os.path.join("packages", "docs"))  # beside the code; a monorepo's
