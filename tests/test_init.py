@@ -633,6 +633,10 @@ def test_version_folders_are_found_by_their_names_and_mirrored_pages():
     alone = ["versioned_docs/version-1.0/a.md", *(f"versioned_docs/version-2.0/{p}" for p in pages),
              "README.md"]  # a README is no current docs
     assert scaffold.versions(alone) == ["versioned_docs/version-1.0"]
+    # ... and a version a name gives (a formatter's `version-stable`, a copy of `docs/`)
+    named = [*(f"docs/{p}" for p in pages), *(f"website/versioned_docs/version-stable/{p}" for p in pages)]
+    assert scaffold.versions(named) == ["website/versioned_docs/version-stable"]
+    assert scaffold.versions(["docs/version-history.md", "docs/a/version-notes/x.md", *pages]) == []
     # A pre-release is a version, older than its release
     assert scaffold._version("version-1.0.0-beta.10") < scaffold._version("version-1.0.0") < \
         scaffold._version("v1.0.1")

@@ -284,7 +284,10 @@ def _version(name: str) -> tuple[int, ...] | None:
     return (*(int(p) if p.isdigit() else -1 for p in parts), -1 if dash else 0)  # a release after its betas
 
 
-VERSION_FOLDERS = frozenset({"versioned_docs"})  # the folders whose version folders are other versions by name
+# The folders whose version folders are other versions by name: `versioned_docs/version-29.7/`, and one a
+# version names (`version-stable/`: tried as a new user would on a formatter's repo, `ctx init .` routed each
+# page twice, once from `docs/` and once from its last release's copy)
+VERSION_FOLDERS = frozenset({"versioned_docs"})
 
 
 def versions(paths: Iterable[str]) -> list[str]:
@@ -298,7 +301,8 @@ def versions(paths: Iterable[str]) -> list[str]:
     outside: set[str] = set()
     for path in paths:
         parts = path.split("/")
-        at = next((i for i, part in enumerate(parts[:-1]) if _version(part) is not None), None)
+        at = next((i for i, part in enumerate(parts[:-1]) if _version(part) is not None or (
+            i and parts[i - 1] in VERSION_FOLDERS and part.startswith("version-"))), None)
         if at is None:
             outside.add(path)
         else:
