@@ -132,7 +132,7 @@ def test_changelogs_are_hubs():
                  "releases/v2.md", "release_notes/1.2.0-beta.1.md", "docs/changelog/2024-10-sidebar.mdx",
                  # a change's fragment, named by its ticket (a database toolkit's; towncrier's)
                  "doc/changelog/unreleased_13/6135.rst", "newsfragments/1234.bugfix.md", "changelog.d/567.md",
-                 "doc/source/whatsnew/v2.2.0.rst"):
+                 "doc/source/whatsnew/v2.2.0.rst", "changelog_unreleased/typescript/19688.md"):
         assert sections.is_release_notes(path) and sections.is_hub(path, note), path
     for path in ("v1.2.md", "docs/v2-upgrade.md", "releases/upgrading.md", "upgrading/2.4-2.5.md",
                  "guides/2024-10-sidebar.md", "tutorial/101.md", "changelog/12.md", "changes/1234.a.b.md"):

@@ -101,8 +101,8 @@ FIELDS_VERSION = 33  # how fields() writes a doc's text and splits its sections,
 # Sphinx page's includes from its repository, `change_log` a hub; 30: `breaking-changes` a hub; 31: a table's row
 # of badges out of a WARM header; 32: a Sphinx page's objects as headings, its code blocks inside directives
 # fenced; 33: a Sphinx page's objects as `####` headings, its labels no anchors, a heading's `<small>` aside no word
-# of it, a changelog folder's own page and a "what's new" page hubs, a home page's front matter its text, a title
-# under an attribute list); the index is built anew when it changes
+# of it, a changelog folder's own page, a "what's new" page and `changelog_*/` fragments hubs, a home page's
+# front matter its text, a title under an attribute list); the index is built anew when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

@@ -664,7 +664,10 @@ def is_release_notes(path: str) -> bool:
     # 38 of them for a title.
     ticket, _, kind = stem.partition(".")
     fragment = len(ticket) >= 3 and ticket.isdigit() and "." not in kind
-    return (_is_version(stem) or dated or fragment) and any(f in LOG_FOLDERS for f in folders)
+    # ... in a folder of them, or one whose name goes on after a changelog's (a formatter's `changelog_unreleased/
+    # typescript/19688.md`, WARM for "what does --prose-wrap do")
+    return (_is_version(stem) or dated or fragment) and any(
+        f in LOG_FOLDERS or any(f.startswith(n) and f[len(n):][:1] in ("-", ".") for n in LOG_NAMES) for f in folders)
 
 
 def _is_version(stem: str) -> bool:
