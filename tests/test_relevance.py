@@ -840,6 +840,10 @@ def test_a_home_page_of_front_matter_or_a_component_still_answers_what_the_proje
     assert index.home_body(splash, "<CardGrid>cards</CardGrid>\n") == \
         "Make docs shine\n\nFast and accessible.\n\n<CardGrid>cards</CardGrid>\n"
     assert index.home_body({"title": "Theme"}, "\n") == "# Theme\n"
+    # a site generator's home page: a title and a description, no body
+    hugo = {"title": "The fastest framework", "description": "Hugo builds websites."}
+    assert index.home_body(hugo, "\n") == "# The fastest framework\n\nHugo builds websites.\n"
+    assert index.home_body(hugo, "Its own text.\n") == "Its own text.\n"
 
 
 def _tokens_by_character(text: str) -> list[str]:

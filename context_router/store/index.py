@@ -670,7 +670,7 @@ def body_of(text: str, rel: str) -> str:
     home page that holds its text there, home_body), as a reader sees it (readable)."""
     block, body = _front_matter_block(text)
     body = readable(body, rel)
-    if block is not None and ("hero:" in block or "features:" in block):
+    if block is not None and ("hero:" in block or "features:" in block or ("description:" in block and no_text(body))):
         return home_body(_read_front_matter(text)[0], body)
     return body
 
@@ -679,8 +679,10 @@ def home_body(meta: Mapping[str, Any], body: str) -> str:
     """A site's home page as its reader sees it, when its front matter holds text (VitePress' `layout: home`,
     Rspress' `pageType: home`, Starlight's `template: splash`: a `hero`, `features`): the hero's name, what it
     says the project is and its tagline, before the body; a page whose body says nothing (no_text), also its
-    features. Tried as a new user would on a state library's docs, "what does this project do?" showed nothing
-    (the page's body is empty), and a docs theme's showed its cards, not what it is."""
+    features; a page with neither whose body says nothing, its front matter's `description` (a Hugo site's home
+    page: a title and a description). Tried as a new user would on a state library's and a site generator's docs,
+    "what does this project do?" showed nothing (the page's body is empty), and a docs theme's showed its cards,
+    not what it is."""
     found = meta.get("hero")
     hero: dict[str, Any] = found if isinstance(found, dict) else {}
     name = next((hero[k] for k in ("name", "title") if isinstance(hero.get(k), str)), None)
@@ -689,6 +691,8 @@ def home_body(meta: Mapping[str, Any], body: str) -> str:
         name = meta["title"]
     lines = [f"{name.strip()}\n"] if isinstance(name, str) and name.strip() else []
     lines += [f"{hero[k].strip()}\n" for k in ("text", "tagline") if isinstance(hero.get(k), str)]
+    if empty and not hero and isinstance(meta.get("description"), str) and meta["description"].strip():
+        lines.append(f"{meta['description'].strip()}\n")
     if not empty:
         return "\n".join(lines) + "\n" + body if lines else body
     if lines and isinstance(name, str):
@@ -1261,7 +1265,7 @@ def parse_doc(rel: str, st: Stat, text: str, warm_lines: int, oversize: bool = F
     titles: path -> the title the site gives a doc that has none of its own (mkdocs.titler)."""
     meta, body, warning = split_front_matter(text)
     body = readable(body, rel)
-    if "hero" in meta or "features" in meta:
+    if "hero" in meta or "features" in meta or ("description" in meta and no_text(body)):
         body = home_body(meta, body)
     warnings = [warning] if warning else []
     title = _title_of(body, meta, rel, titles)
