@@ -311,7 +311,10 @@ def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
     # A numbered record is named by its file, a title of words (a language's RFCs: 618 of 648 were listed)
     write_docs(tmp_path / "docs", {f"page{i}.md": "# Page\n" for i in range(6)})
     write_docs(tmp_path / "docs", {"text/0243-trait-based-exception-handling.md": "- Start Date: 2014\n\nText.\n",
-                                   "text/01-intro.md": "Text.\n"})
+                                   "text/01-intro.md": "Text.\n",
+                                   # a snippet others include (a site generator's `_common/`), a Jekyll
+                                   # collection's page (its file name titles it)
+                                   "_common/locale.md": "---\n---\nThe locale.\n", "_docs/render.md": "Renders.\n"})
     assert ctx("check").out.startswith("warning: text/01-intro.md: no '# Title' line")
 
 

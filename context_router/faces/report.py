@@ -286,10 +286,13 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             if target not in docs:
                 findings.append(Finding("warning", f"{path}: front matter related {target} is not a doc"))
         if not doc.title and path not in blank and not _named_in_capitals(path) and not is_release_notes(path) \
-                and path.rpartition("/")[0] not in named_by_files and not _numbered_record(path):
+                and path.rpartition("/")[0] not in named_by_files and not _numbered_record(path) \
+                and not scaffold.underscored(path):
             # Its header is shown all the same; what it lacks is a title to be found by (a keyword, the
             # text index's title field). A page of an mkdocs site always has one: its nav entry or file name;
-            # a book's page has its SUMMARY.md entry. A release's notes are named by their version.
+            # a book's page has its SUMMARY.md entry. A release's notes are named by their version. A page in
+            # a folder named `_*` is a snippet others include (a site generator's 36 `_common/` pages) or a
+            # Jekyll collection's, which its file name titles.
             untitled.append(path)
     findings += _warnings(untitled, lambda path: f"{path}: no '# Title' line or front matter `title:`, so only its "
                                                  "file name names it",
