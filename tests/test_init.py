@@ -1342,7 +1342,13 @@ def test_a_heading_with_quoted_words_is_a_keyword_without_its_quotes(ctx, tmp_pa
 def test_init_leaves_out_the_pages_marked_as_drafts(ctx, tmp_path):
     """Tried as a new user would on a router's docs: eleven pages marked `hidden: true` (empty stubs, a styling
     test) were routed, and an empty one ranked second. `draft: true` (Docusaurus, Hugo, Jekyll) and Jekyll's
-    `published: false` say the same; `draft: false` does not."""
+    `published: false` say the same; `draft: false` does not, nor `published: false` where no Jekyll or Hexo
+    config says so (a state library's Gatsby site keeps such pages out of its nav only: its async guide)."""
+    write_docs(tmp_path / "nav", {"async.md": "---\ntitle: Async\npublished: false\n---\n\nAsync atoms.\n",
+                                  "core.md": "# Core\n\nAtoms.\n"})
+    assert "drafts" not in ctx("init", "nav", "-o", "nav.yaml").out
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "_config.yml").write_text("title: A Jekyll site\n")
     write_docs(tmp_path / "docs", {"guide.md": "---\ntitle: Guide\ndraft: false\n---\n\nText.\n",
                                    "stub.md": "---\ntitle: Search params\nhidden: true\n---\n",
                                    "wip.md": "+++\ntitle = 'WIP'\ndraft = true\n+++\n\nSoon.\n",

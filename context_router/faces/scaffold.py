@@ -863,18 +863,22 @@ FRONT_MATTER_BYTES = 16384  # of a doc, read for its front matter's draft mark
 
 def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     """The pages whose front matter says the site does not publish them: `draft: true` (Docusaurus, Hugo,
-    Jekyll), `published: false` (Jekyll), `hidden: true`, Hugo's `_build` (below). Tried
+    Jekyll), `published: false` on a Jekyll or Hexo site (their `_config.yml`: elsewhere it may only keep a page
+    out of the nav, as a state library's Gatsby site does with its async guide), `hidden: true`, Hugo's `_build`
+    (below). Tried
     as a new user would on a router's docs: eleven hidden pages (empty stubs, a markdown styling test) were
     routed, an empty one at rank 2 for "using search params" and one that is its title alone HOT first for "how
     does route matching work?"."""
     out = []
+    unpublished = _configured_by(docs_root, JEKYLL_CONFIGS)
     for rel in paths:
         text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
         if text is None or not text.lstrip("\ufeff").startswith(("---", "+++")):
             continue
         meta = index.split_front_matter(text)[0]
         build = meta.get("_build")
-        if meta.get("draft") is True or meta.get("hidden") is True or meta.get("published") is False or (
+        if meta.get("draft") is True or meta.get("hidden") is True or (
+                unpublished and meta.get("published") is False) or (
                 isinstance(build, dict) and build.get("render") in (False, "never", "false")) or (
                 meta.get("headless") is True and os.path.basename(rel) == "index.md"):
             out.append(rel)
@@ -883,6 +887,21 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     # them by a shortcode ctx does not follow, so they are where that text is (a log store's whole configuration
     # reference is one).
     return sorted(out)
+
+
+JEKYLL_CONFIGS = ("_config.yml", "_config.yaml")  # Jekyll's, and Hexo's: sites where `published: false` is a draft
+
+
+def _configured_by(docs_root: str, names: Sequence[str]) -> bool:
+    """Whether one of these config files is in the docs' folder or a folder above it, up to the repository's."""
+    folder = os.path.realpath(docs_root)
+    for _ in range(4):
+        if any(os.path.isfile(os.path.join(folder, name)) for name in names):
+            return True
+        if os.path.isdir(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
+            return False
+        folder = os.path.dirname(folder)
+    return False
 
 
 # A project's files for its community, not for the work on it (CONTRIBUTING.md and SECURITY.md stay: they say how)
