@@ -51,9 +51,9 @@ def _convert(lines: list[str], styles: list[tuple[str, bool]], depth: list[int])
                 continue
             if sep and directive.strip() in OBJECTS:
                 block, end = _block(lines, i + 1)
-                # Deeper than a section's (`####`): `ctx show` finds it, and the section it is in stays one (each
-                # option a section of its own put the type checker's option pages' parts before the pages that
-                # answered: one answer in 14 turns of a conversation through the hook)
+                # Deeper than a section's (`####`): `ctx show` finds it, and the section it is in stays one (as
+                # sections of their own, a type checker's 147 options made its option page a crowd of small parts
+                # that outranked the pages that answered, in a conversation tried through the hook)
                 level = min(max(depth[0] + 1, OBJECT_LEVEL), MAX_LEVEL)
                 out += ["#" * level + " " + arg.strip(), ""]
                 out += _convert(block[next((k for k, b in enumerate(block) if b), len(block)):], styles, [level])
