@@ -419,7 +419,7 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         sizes = {p: d.size for p, d in tops.items()}
         if not pointer and sole:  # the project's name, by its landing page's title or as a word of most docs
             first = words.landing_page(sizes)
-            share = store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)
+            share = 0.0 if " " in sole else store.lexical_doc_counts([sole]).get(sole, 0) / max(1, snap.n_docs)
             pointer = sole if first and words.names_the_project(sole, tops[first].title, share) else None
         landing = words.landing_page(sizes, lambda p: _says_something(cfg, p)) if pointer else None
         if landing and pointer:

@@ -790,7 +790,11 @@ def test_a_prompt_about_the_project_itself_shows_its_landing_page(ctx, tmp_path)
     data = turn(ctx, cfg, "what is wharf?", "--session", "name")
     assert [(f["path"], f["tier"]) for f in data["files"]] == [("README.md", HOT)]
     assert data["files"][0]["reasons"] == ["keyword:wharf"]
-    assert words.sole_word("what is wharf?") == "wharf" and words.sole_word("what is wharf billing?") is None
+    assert words.sole_word("what is wharf?") == "wharf" and words.sole_word("what is wharf billing?") == \
+        "wharf billing" and words.sole_word("what is the wharf billing refund flow?") is None
+    # a name of two words, both in the landing page's title (a router's: "what is react router")
+    assert words.names_the_project("react router", "React Router Home", 0.0)
+    assert not words.names_the_project("react hooks", "React Router Home", 0.9)
     assert words.names_the_project("wharf", "Wharf suite", 0.1) and words.names_the_project("httpx", "Intro", 0.9)
     assert not words.names_the_project("billing", "Wharf", 0.1)
     # A topic asked of it is searched as ever; "project" is no word of it

@@ -254,20 +254,24 @@ def about_the_project(prompt: str) -> str | None:
 
 
 def sole_word(prompt: str) -> str | None:
-    """The prompt's one content word beyond what asks for an overview ("what is mypy?" -> "mypy"); else None."""
+    """The prompt's few content words beyond what asks for an overview, as a name ("what is mypy?" -> "mypy",
+    "what is react router" -> "react router"); else None."""
     said = [w for w in content_words(prompt) if w not in OVERVIEW_WORDS]
-    return said[0] if len(said) == 1 else None
+    return " ".join(said) if 0 < len(said) <= NAME_WORDS else None
 
 
+NAME_WORDS = 2  # a project's name, said alone, is at most so many words
 PROJECT_SHARE = 0.5  # a prompt's sole word in at least this share of the docs is the project's name
 
 
-def names_the_project(word: str, title: str, share: float) -> bool:
-    """Whether a prompt's sole word is the project's name: a word of its landing page's title ("Welcome to mypy
-    documentation!"), or of most docs (share: of the docs that hold it; an HTTP client's landing page is titled
-    "Introduction" by its site's nav). Tried as a new user would on a type checker's docs: "what is mypy" printed
-    nothing, as every page says "mypy"."""
-    return word in content_words(title) or share >= PROJECT_SHARE
+def names_the_project(name: str, title: str, share: float) -> bool:
+    """Whether what a prompt says alone is the project's name: words of its landing page's title ("Welcome to
+    mypy documentation!", "React Router Home"), or a word of most docs (share: of the docs that hold it; an HTTP
+    client's landing page is titled "Introduction" by its site's nav). Tried as a new user would on a type
+    checker's docs: "what is mypy" printed nothing, as every page says "mypy"; on a router's, "what is react
+    router" showed an adapter's API page first."""
+    titled = set(content_words(title))
+    return all(w in titled for w in name.split()) or (" " not in name and share >= PROJECT_SHARE)
 
 
 LANDING_MIN_BYTES = 200  # a smaller landing page is a stub (a site's redirect to its first section): no answer
