@@ -236,6 +236,17 @@ def test_check_reports_problems(ctx, tmp_path):
     assert "warning: a.md: no '# Title' line" in res.out
 
 
+def test_check_without_a_config_says_so(ctx, tmp_path):
+    """Tried as a new user would, after a `ctx init` that found no docs folder to take: `ctx check` said "ok:
+    config and docs look right" with no config at all."""
+    write_docs(tmp_path / "site" / "content", {"guide.md": "# Guide\n\nText.\n"})
+    res = ctx("check")
+    assert res.code == 0 and res.out.startswith("warning: no ctx config.yaml here or above: ctx uses the defaults "
+                                                f"with {tmp_path} as docs; `ctx init DOCS` writes one\n"), res.out
+    (tmp_path / "config.yaml").write_text("docs: site/content\n")
+    assert ctx("check").out == "ok: config and docs look right\n"
+
+
 @pytest.mark.parametrize("args, stdin, message", [
     (["route", "x", "--config", "missing.yaml"], b"", "error: config file not found: missing.yaml"),
     (["route", "x", "--format", "yaml"], b"", "error: unknown format 'yaml'"),

@@ -235,6 +235,9 @@ class Finding:
 def check(ws: Workspace) -> tuple[Finding, ...]:
     cfg = ws.config
     findings: list[Finding] = []
+    if ws.config_id is None:  # tried as a new user would, after an init that named no folder: "ok" checked nothing
+        findings.append(Finding("warning", f"no ctx config.yaml here or above: ctx uses the defaults with "
+                                           f"{cfg.docs_root} as docs; `ctx init DOCS` writes one"))
     messages: list[str] = []
     with ws.store.transaction():
         refresh(ws, messages.append)
