@@ -870,7 +870,7 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     routed, an empty one at rank 2 for "using search params" and one that is its title alone HOT first for "how
     does route matching work?"."""
     out = []
-    unpublished = _configured_by(docs_root, JEKYLL_CONFIGS)
+    unpublished = includes.marked_folder(docs_root, JEKYLL_CONFIGS) is not None
     for rel in paths:
         text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
         if text is None or not text.lstrip("\ufeff").startswith(("---", "+++")):
@@ -890,18 +890,6 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
 
 
 JEKYLL_CONFIGS = ("_config.yml", "_config.yaml")  # Jekyll's, and Hexo's: sites where `published: false` is a draft
-
-
-def _configured_by(docs_root: str, names: Sequence[str]) -> bool:
-    """Whether one of these config files is in the docs' folder or a folder above it, up to the repository's."""
-    folder = os.path.realpath(docs_root)
-    for _ in range(4):
-        if any(os.path.isfile(os.path.join(folder, name)) for name in names):
-            return True
-        if os.path.isdir(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
-            return False
-        folder = os.path.dirname(folder)
-    return False
 
 
 # A project's files for its community, not for the work on it (CONTRIBUTING.md and SECURITY.md stay: they say how)

@@ -159,14 +159,20 @@ def _front_matter_values(text: str, blocks: tuple[str, ...], top: bool = False) 
 def site_root(docs_root: str) -> str:
     """The folder the site's build runs from: the nearest folder at or above the docs (up to MAX_UP, stopping
     at the repository root) holding its mkdocs.yml, book.toml or `.vitepress`; else the docs' own folder."""
+    return marked_folder(docs_root, SITE_MARKS) or os.path.realpath(docs_root)
+
+
+def marked_folder(docs_root: str, marks: tuple[str, ...]) -> str | None:
+    """The nearest folder at or above the docs (up to MAX_UP, stopping at the repository root) that holds one of
+    these files or folders, or None."""
     folder = os.path.realpath(docs_root)
     for _ in range(MAX_UP + 1):
-        if any(os.path.exists(os.path.join(folder, mark)) for mark in SITE_MARKS):
+        if any(os.path.exists(os.path.join(folder, mark)) for mark in marks):
             return folder
         if os.path.isdir(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
             break
         folder = os.path.dirname(folder)
-    return os.path.realpath(docs_root)
+    return None
 
 
 def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str:
