@@ -892,6 +892,30 @@ def test_a_repos_test_fixtures_are_left_out(ctx, tmp_path):
     assert warning in ctx("check").out
 
 
+def test_a_docs_folders_tests_pages_are_its_guide_on_testing(ctx, tmp_path):
+    """Tried as a new user would on a package manager's `doc/`: its contributor guide's pages on testing
+    (`contrib/src/tests/`, "Running Tests", "Writing Tests") were left out as test fixtures, and "how do I write a
+    test" showed none of them. A code tree's `tests/` is still its fixtures."""
+    write_docs(tmp_path, {
+        "src/lib.rs": "pub fn build() {}\n",
+        "crates/mdman/tests/compare/expected/formatting.md": "# formatting(1)\n\nExpected output.\n",
+        "doc/book/src/guide.md": "# Guide\n\nBuild a package with `cargo build`.\n",
+        "doc/contrib/src/index.md": "# Contributing\n\nHow to work on the package manager.\n",
+        "doc/contrib/src/tests/index.md": "# Tests\n\nThe test suite is in `tests/testsuite`.\n",
+        "doc/contrib/src/tests/writing.md": "# Writing Tests\n\nUse the `project()` builder for a snapshot test.\n",
+    })
+    assert scaffold.fixtures(["docs/tests/a.md", "crates/x/tests/b.md", "doc/testdata/c.md"]) == [
+        "crates/x/tests", "doc/testdata"]
+    assert scaffold.fixtures(["contrib/tests/a.md", "x/testdata/b.md"], in_docs=True) == ["x/testdata"]
+    res = ctx("init")
+    assert res.code == 0 and "docs: doc" in res.out, res.out
+    assert "fixtures" not in res.out
+    assert "contrib/src/tests/writing.md" in derived_keywords(tmp_path)
+    assert "test fixtures left out: crates/mdman/tests/;" in ctx("init", ".", "--force").out
+    assert "crates/mdman/tests/compare/expected/formatting.md" not in derived_keywords(tmp_path)
+    assert "doc/contrib/src/tests/writing.md" in derived_keywords(tmp_path)
+
+
 def test_a_rule_above_a_readmes_banner_is_no_front_matter(ctx, tmp_path):
     """Tried as a new user would on a repo whose README opens with a rule, a centred banner and another rule:
     everything between the rules was read as front matter, dropped, and warned about."""

@@ -774,9 +774,10 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     contents: ctx reads its titles from it, and as a page it is 25 lines of links)."""
     paths = list(paths)
     found: dict[str, list[str]] = {}
+    in_docs = docs_root is not None and os.path.basename(os.path.realpath(docs_root)).lower() in DOCS_FOLDERS
     for kind, find in (("vendored", vendored), ("translations", translations), ("translated", translated),
-                       ("versions", versions), ("fixtures", fixtures), ("posts", posts), ("community", community),
-                       ("rendered", rendered)):
+                       ("versions", versions), ("fixtures", lambda ps: fixtures(ps, in_docs)), ("posts", posts),
+                       ("community", community), ("rendered", rendered)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -930,23 +931,35 @@ def vendored(paths: Iterable[str]) -> list[str]:
 # `test/source/` held 45 pages a test builds (`%# +.md`, `_posts/2014-03-03-yaml-with-dots.md`), which init's note
 # counted as docs outside its docs folder and `ctx init .` routed.
 FIXTURE_FOLDERS = frozenset({"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "__snapshots__",
-                             "_snaps", "revdep", "test", "tests"})
+                             "_snaps", "revdep"})
+# A code tree's tests are fixtures too, but in a docs tree a `tests/` folder is the guide's part on testing: tried
+# as a new user would on a package manager's `doc/`, its contributor guide's five pages (`contrib/src/tests/`:
+# "Running Tests", "Writing Tests") were left out as fixtures.
+TEST_FOLDERS = frozenset({"test", "tests"})
+DOCS_FOLDERS = frozenset({"doc", "docs", "documentation"})
 
 
-def fixtures(paths: Iterable[str]) -> list[str]:
+def fixtures(paths: Iterable[str], in_docs: bool = False) -> list[str]:
     """The folders of test fixtures in a repo (`internal/testdata/`, `tests/fixtures/`): the markdown in them is
     what a test reads, not what a reader does. Tried as a new user would (`ctx init .`) on a Go monorepo: 14
-    fixture READMEs of a code generator were indexed beside the components' own."""
-    return _outermost(paths, FIXTURE_FOLDERS)
+    fixture READMEs of a code generator were indexed beside the components' own. in_docs: the paths are a docs
+    folder's, where `test/` and `tests/` are pages (as they are under a `docs/` folder of the paths)."""
+    paths = list(paths)
+    found = _outermost(paths, FIXTURE_FOLDERS)
+    if in_docs:
+        return found
+    found += _outermost(paths, TEST_FOLDERS, DOCS_FOLDERS)
+    return sorted(f for f in set(found) if not any(f.startswith(g + "/") for g in found))
 
 
-def _outermost(paths: Iterable[str], names: frozenset[str]) -> list[str]:
-    """The outermost folders of these paths called one of `names` (any case), at any depth."""
+def _outermost(paths: Iterable[str], names: frozenset[str], unless: frozenset[str] = frozenset()) -> list[str]:
+    """The outermost folders of these paths called one of `names` (any case), at any depth; not below a folder
+    called one of `unless`."""
     out: set[str] = set()
     for path in paths:
         parts = path.split("/")[:-1]
         at = next((i for i, part in enumerate(parts) if part.lower() in names), None)
-        if at is not None:
+        if at is not None and not any(part.lower() in unless for part in parts[:at]):
             out.add("/".join(parts[:at + 1]))
     return sorted(out)
 
