@@ -237,6 +237,40 @@ def test_a_doc_the_prompt_names_by_keyword_is_shown_beside_docs_whose_parts_rank
     assert "## big1 part 1" in shown["big1.md"].text  # the turn's best part still leads
 
 
+def test_a_doc_hot_only_for_one_of_the_turns_best_sections_shows_that_section_through_a_hook():
+    """A doc made HOT only by holding one of the prompt's best sections shows that section in a hook's room, not
+    its next ones: those went to the doc the turn is about, or to nothing (replayed: the same answers in
+    context at 1,400 chars a conversation less). With more room (piped) its parts are ranked as the others'."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    def doc(name: str, ranked: dict[int, float]) -> DocView:
+        body = f"# {name}\n\nintro\n" + "".join(f"\n## {name} part {j}\n" + "q" * 2000 + "\n" for j in range(1, 5))
+        return DocView(lambda: body, f"# {name}", True,
+                       lambda room, sent, hint: sections.cut(body, room, ranked, f"{name}.md", f"# {name}", sent, hint))
+
+    ranks = {"best.md": {1: 10.0, 2: 9.0}, "led.md": {1: 9.5, 2: 9.2, 3: 9.1}}
+    docs = {p: doc(p[:-3], r) for p, r in ranks.items()}
+    cands = [Candidate(p, 1.0, "HOT") for p in ranks]
+    relevance = {p: max(r.values()) for p, r in ranks.items()}
+    for budget in (10000, 25000):
+        before = fit(cands, docs, LAYOUT, budget, 1, 2, relevance=relevance, parts=ranks)
+        assert "## led part 2" in before.output
+        plan = fit(cands, docs, LAYOUT, budget, 1, 2, relevance=relevance, parts=ranks, led=frozenset({"led.md"}))
+        assert len(plan.output) <= budget
+        assert "## best part 1" in plan.output and "## best part 2" in plan.output
+        assert "## led part 1" in plan.output  # its best section, whichever doc holds it
+        assert ("## led part 2" in plan.output) is (budget > 10000)  # its others only with more room than a hook's
+
+
+def test_section_led_docs_are_those_hot_for_a_section_alone():
+    from context_router.router import section_led
+
+    causes = {"a.md": ("decay", "lexical:section"), "b.md": ("lexical:section", "keyword"),
+              "c.md": ("lexical:best",), "d.md": ("lexical:section",), "e.md": ("decay",)}
+    assert section_led(causes) == {"a.md", "d.md"}
+
+
 def test_a_part_too_big_for_the_room_left_earns_the_room_of_a_stretch():
     """A doc whose best part is a whole configuration file in one code block (8,600 chars) gets the room of a
     stretch of it (sections.cut shows its best stretch) when the room left cannot hold the part."""

@@ -60,6 +60,7 @@ KEEP_OWN_SHARE = 0.3  # ... and this prompt's own ranking gives it at least this
 LEADERS = 3  # docs made HOT by holding one of this prompt's best sections, at least ...
 LEADER_ROOM = 5000  # ... and one per this many chars of the turn's budget (5 at 25,000: see leaders())
 LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
+SECTION_LED = "lexical:section"  # the reason of a doc made HOT so
 SECTION_LIMIT = 60  # sections kept per turn's ranking
 SECTION_EXTRA = 1000  # sections a turn may read for the words in most docs that the sections' query adds
 SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
@@ -397,7 +398,7 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
     for path in sorted(hot_paths):
         signals.append(Signal(path, FLOOR, 1.0, "lexical:best"))
     led = [p for p in _section_leaders(secs, hubs, most_leaders) if p not in hot_paths]
-    signals += [Signal(p, FLOOR, 1.0, "lexical:section") for p in led]
+    signals += [Signal(p, FLOOR, 1.0, SECTION_LED) for p in led]
     hot_paths.update(led)
     ranked = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked:
