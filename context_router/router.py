@@ -345,9 +345,9 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
               measure: Callable[[str], int] = len,
               ranked_sections: Mapping[str, Mapping[int, float]] | None = None,
               relevance: Mapping[str, float] | None = None, session: str | None = None,
-              led: frozenset[str] = frozenset()) -> tiers.Plan:
-    """The tier plan of a turn; session: whose conversation holds what ctx sent it (None: send everything); led:
-    the docs HOT only for holding one of this prompt's best sections (section_led)."""
+              one: frozenset[str] = frozenset()) -> tiers.Plan:
+    """The tier plan of a turn; session: whose conversation holds what ctx sent it (None: send everything); one:
+    the docs that earn room for their best part alone (one_part)."""
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -371,18 +371,21 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget), turn),
                      layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
-                     ranked_sections, hit, about, led)
+                     ranked_sections, hit, about, one)
 
 
-def section_led(causes: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
-    """The docs this turn made HOT only for holding one of the prompt's best sections (lexical.step's leaders):
-    no keyword, no conversation and no best doc's rank behind them. Through a hook each shows that section, not
-    its others (tiers._section_rooms). Replayed on seventeen plain folders through the hook: 77.1% in context
-    both ways, 13 turns won and 13 lost, at 61,090 -> 59,702 chars a conversation (noise 57.4% -> 56.4%); two
-    parts each: 77.3% at 60,468. Piped, with a 25,000-char room, one part each lost 22 turns (the answer shown
-    82.6% -> 81.0%): with more room than a hook's a led doc's parts are ranked as the others'."""
-    led = lexical.SECTION_LED
-    return frozenset(p for p, c in causes.items() if led in c and all(x in (led, "decay") for x in c))
+def one_part(causes: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """The docs HOT this turn only for holding one of the prompt's best sections (lexical.step's leaders), or only
+    because the conversation keeps them: no keyword, no best doc's rank, no pin behind them. Through a hook each
+    earns room for its best part, not its others (tiers._section_rooms): a doc the conversation keeps earns its
+    place again from this prompt's ranking. Replayed on seventeen plain folders through the hook, the section
+    leaders alone: 77.1% in context both ways, 13 turns won and 13 lost, 61,090 -> 59,714 chars a conversation
+    (noise 57.4% -> 56.4%; two parts each: 77.3% at 60,468); the kept docs too: 77.1%, 7 won and 7 lost, 59,235.
+    Piped, with 25,000 chars, one part each lost 22 turns (the answer shown 82.6% -> 81.0%): with more room than
+    a hook's their parts rank as the others'."""
+    thin = (lexical.SECTION_LED, lexical.KEPT)
+    return frozenset(p for p, c in causes.items() if any(x in thin for x in c)
+                     and all(x in thin or x == "decay" for x in c))
 
 
 def scores_at(cfg: Config, snap: IndexView, kept: Mapping[str, Kept], turn: int) -> dict[str, FileScore]:
@@ -598,7 +601,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          host_measure(req.host),
                          lex_turn.sections if lex_turn is not None else None,
                          lex_turn.relevance if lex_turn is not None else None,
-                         name if remembers(cfg, req) else None, section_led(upd.causes))
+                         name if remembers(cfg, req) else None, one_part(upd.causes))
         for e in plan.entries:
             if e.repeat:  # `ctx explain` says why the doc was named rather than sent
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")

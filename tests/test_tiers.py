@@ -238,9 +238,10 @@ def test_a_doc_the_prompt_names_by_keyword_is_shown_beside_docs_whose_parts_rank
 
 
 def test_a_doc_hot_only_for_one_of_the_turns_best_sections_shows_that_section_through_a_hook():
-    """A doc made HOT only by holding one of the prompt's best sections shows that section in a hook's room, not
-    its next ones: those went to the doc the turn is about, or to nothing (replayed: the same answers in
-    context at 1,400 chars a conversation less). With more room (piped) its parts are ranked as the others'."""
+    """A doc made HOT only by holding one of the prompt's best sections (or kept by the conversation) shows its
+    best part in a hook's room, not its next ones: those went to the doc the turn is about, or to nothing
+    (replayed: the same answers in context at 1,850 chars a conversation less). With more room (piped) its parts
+    are ranked as the others'."""
     from context_router.turn import sections
     from context_router.turn.tiers import Candidate
 
@@ -256,19 +257,20 @@ def test_a_doc_hot_only_for_one_of_the_turns_best_sections_shows_that_section_th
     for budget in (10000, 25000):
         before = fit(cands, docs, LAYOUT, budget, 1, 2, relevance=relevance, parts=ranks)
         assert "## led part 2" in before.output
-        plan = fit(cands, docs, LAYOUT, budget, 1, 2, relevance=relevance, parts=ranks, led=frozenset({"led.md"}))
+        plan = fit(cands, docs, LAYOUT, budget, 1, 2, relevance=relevance, parts=ranks, one=frozenset({"led.md"}))
         assert len(plan.output) <= budget
         assert "## best part 1" in plan.output and "## best part 2" in plan.output
         assert "## led part 1" in plan.output  # its best section, whichever doc holds it
         assert ("## led part 2" in plan.output) is (budget > 10000)  # its others only with more room than a hook's
 
 
-def test_section_led_docs_are_those_hot_for_a_section_alone():
-    from context_router.router import section_led
+def test_the_docs_that_earn_one_part_are_those_hot_for_a_section_or_the_conversation_alone():
+    from context_router.router import one_part
 
     causes = {"a.md": ("decay", "lexical:section"), "b.md": ("lexical:section", "keyword"),
-              "c.md": ("lexical:best",), "d.md": ("lexical:section",), "e.md": ("decay",)}
-    assert section_led(causes) == {"a.md", "d.md"}
+              "c.md": ("lexical:best",), "d.md": ("lexical:section",), "e.md": ("decay",),
+              "f.md": ("decay", "lexical:kept"), "g.md": ("decay", "lexical:kept", "semantic:0.30")}
+    assert one_part(causes) == {"a.md", "d.md", "f.md"}
 
 
 def test_a_part_too_big_for_the_room_left_earns_the_room_of_a_stretch():

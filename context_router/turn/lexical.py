@@ -61,6 +61,7 @@ LEADERS = 3  # docs made HOT by holding one of this prompt's best sections, at l
 LEADER_ROOM = 5000  # ... and one per this many chars of the turn's budget (5 at 25,000: see leaders())
 LEADER_SHARE = 0.7  # a section at least this share of the prompt's best section leads its doc to HOT
 SECTION_LED = "lexical:section"  # the reason of a doc made HOT so
+KEPT = "lexical:kept"  # ... and of a doc the conversation keeps HOT (step)
 SECTION_LIMIT = 60  # sections kept per turn's ranking
 SECTION_EXTRA = 1000  # sections a turn may read for the words in most docs that the sections' query adds
 SECTION_SHARE = 1.0  # weight of a doc's best section in the doc's rank
@@ -411,7 +412,7 @@ def step(said: Sequence[str], docs: Mapping[str, float], secs: Mapping[tuple[str
         kept = sorted(p for p, score in ranked if p in held and p not in hot_paths and p not in hubs
                       and score >= KEEP_SHARE * best
                       and (own_best <= 0 or not topical or own.get(p, 0.0) >= KEEP_OWN_SHARE * own_best))
-        signals += [Signal(p, FLOOR, 1.0, "lexical:kept") for p in kept]
+        signals += [Signal(p, FLOOR, 1.0, KEPT) for p in kept]
         hot_paths.update(kept)
         ceiling = hot - 0.01
         n = 0

@@ -155,7 +155,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
         capped: Sequence[tuple[str, str]] = (), measure: Callable[[str], int] = len,
         relevance: Mapping[str, float] | None = None, pack: bool = True,
         parts: Mapping[str, Mapping[int, float]] | None = None, named: frozenset[str] = frozenset(),
-        about: bool = True, led: frozenset[str] = frozenset()) -> Plan:
+        about: bool = True, one: frozenset[str] = frozenset()) -> Plan:
     """Place the candidates, in rank order, inside `budget` characters as `measure` counts them (len, or
     utf16_units or utf8_bytes for a host that counts those). capped: (path, reason) of the docs that qualified but the
     caps left out; they are named with the ones the budget leaves out. relevance: how well each doc answers
@@ -163,8 +163,8 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     the budget and WARM headers get WARM_SHARE of it; else (keyword mode, as claude-cognitive) each doc takes
     what it needs of what is left, in rank order. named: the docs this prompt's keywords hit; each has room for
     its opening and its best part before the other parts are shared out. about: the box says what the docs are
-    (the conversation does not hold it yet). led: the docs HOT only for holding one of this prompt's best
-    sections; in a hook's room each earns that part, not its others (_section_rooms)."""
+    (the conversation does not hold it yet). one: the HOT docs with thin evidence (a section leader, a doc the
+    conversation keeps); in a hook's room each earns its best part, not its others (_section_rooms)."""
     if pack and relevance:
         # The HOT docs are printed by their best part, best first: the turn's best sections lead the output,
         # whichever doc holds them (the caps and tiers were settled by rank before).
@@ -196,7 +196,7 @@ def fit(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout
     if pack:
         share = PART_SHARE * bar(budget)
         rooms = (_section_rooms(cands, views, layout, measure, parts, relevance or {}, pool, share, named,
-                                led if bar(budget) >= 1.0 else frozenset()) if parts
+                                one if bar(budget) >= 1.0 else frozenset()) if parts
                  else _rooms(cands, views, layout, measure, relevance or {}, pool))
     placed: dict[str, int] = {}  # the parts this turn's blocks print, by content (memory.unit)
     for i, cand in enumerate(cands):
@@ -427,7 +427,7 @@ def bar(budget: int) -> float:
 def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], layout: Layout,
                    measure: Callable[[str], int], parts: Mapping[str, Mapping[int, float]],
                    relevance: Mapping[str, float], pool: int, share: float = PART_SHARE,
-                   named: frozenset[str] = frozenset(), led: frozenset[str] = frozenset()) -> dict[str, int]:
+                   named: frozenset[str] = frozenset(), one: frozenset[str] = frozenset()) -> dict[str, int]:
     """The room of each HOT doc, from the turn's best parts across all of them (those at least `share` of the
     best): the parts are taken best first, whichever doc holds them, while they fit in `pool` (a doc's first
     part also pays for its opening and its lines); a doc is shown whole when it is small, or when its whole
@@ -435,7 +435,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     A HOT doc with no ranked part but its opening (a keyword or a pin made it HOT) gets room for its opening and
     first part, and a doc a keyword of this prompt hit (`named`) room for its opening and best part before any
     doc's parts are shared out: the prompt named the page, and its WARM line promised that naming it shows it.
-    A doc in `led` (HOT only for holding one of the turn's best sections) earns room for that part alone."""
+    A doc in `one` earns room for its best part alone."""
     hot = [(i, c) for i, c in enumerate(cands) if c.tier == HOT and c.path in views]
     order = sorted(hot, key=lambda ic: (-relevance.get(ic[1].path, 0.0), ic[0]))
     whole: dict[str, int] = {}
@@ -482,7 +482,7 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
     # A part's place in line is its score weighed by its doc's lead (to the power DOC_PRIOR): the doc with the
     # turn's best part is where more of the answer is, and a weaker doc's parts also cost its opening.
     for v, _, path, j in sorted(items, key=lambda t: (-t[0] * lead[t[2]] ** DOC_PRIOR, t[1], t[3])):
-        if v < share * top or (path, j) in paid or (path in led and path in rooms):
+        if v < share * top or (path, j) in paid or (path in one and path in rooms):
             continue
         cost = _part_room(sizes[path][j], 0 if path in rooms else fixed[path], left, path, stretched)
         if cost <= left:
