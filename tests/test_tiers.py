@@ -264,6 +264,35 @@ def test_a_doc_hot_only_for_one_of_the_turns_best_sections_shows_that_section_th
         assert ("## led part 2" in plan.output) is (budget > 10000)  # its others only with more room than a hook's
 
 
+def test_a_kept_doc_whose_best_part_the_conversation_holds_shows_its_best_new_part():
+    """A doc the conversation keeps earns one part through a hook: one it lacks. Its best part, sent a turn
+    before, took that room and printed nothing, and "is there some kind of dry-run ...?" never showed the
+    service mesh's "Audit mode" section (its best new part) beside the "already in this conversation" line."""
+    from context_router.turn import memory, sections
+    from context_router.turn.tiers import Candidate
+
+    body = "# policy\n\nintro\n" + "".join(f"\n## policy part {j}\n" + "q" * (300 if j == 1 else 1500) + "\n"
+                                          for j in range(1, 5))
+    held = sections.split(body)[1].text
+    ranked = {1: 10.0, 3: 9.0}
+    known = {memory.unit(memory.PART, held): 1}
+    view = DocView(lambda: body, "# policy", True,
+                   lambda room, sent, hint: sections.cut(body, room, ranked, "policy.md", "# policy", sent, hint),
+                   known=known)
+    other = "# best\n\nintro\n" + "".join(f"\n## best part {j}\n" + "q" * 1500 + "\n" for j in range(1, 5))
+    best = DocView(lambda: other, "# best", True,
+                   lambda room, sent, hint: sections.cut(other, room, {1: 12.0, 2: 11.0, 3: 10.5}, "best.md",
+                                                         "# best", sent, hint), known={})
+    cands = [Candidate("best.md", 1.0, "HOT"), Candidate("policy.md", 1.0, "HOT")]
+    plan = fit(cands, {"best.md": best, "policy.md": view}, LAYOUT, 10000, 2, 2,
+               relevance={"best.md": 12.0, "policy.md": 10.0},
+               parts={"best.md": {1: 12.0, 2: 11.0, 3: 10.5}, "policy.md": ranked}, one=frozenset({"policy.md"}))
+    text = {e.path: e.text for e in plan.entries}["policy.md"]
+    assert "## policy part 3" in text  # its best new part
+    assert "## policy part 1" not in text and "already in this conversation" in text
+    assert len(plan.output) <= 10000
+
+
 def test_the_docs_that_earn_one_part_are_those_hot_for_a_section_or_the_conversation_alone():
     from context_router.router import one_part
 

@@ -465,6 +465,8 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         # The opening is ranked as a part too: when it answers, it is shown whole, and costs what it adds to the
         # shortened opening the doc's first part pays for.
         ranked = {j: v for j, v in parts.get(cand.path, {}).items() if 0 <= j < len(split) and v > 0}
+        if cand.path in one and view.known:  # its one part is one the conversation lacks: a held one prints nothing
+            ranked = {j: v for j, v in ranked.items() if memory.unit(memory.PART, split[j].text) not in view.known}
         if split and 0 in ranked:
             sizes[cand.path][0] = max(0, sizes[cand.path][0] - opening)
         if cand.path in named or not any(j > 0 for j in ranked):
