@@ -381,7 +381,8 @@ def one_part(causes: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     place again from this prompt's ranking. Replayed on seventeen plain folders through the hook, the section
     leaders alone: 77.1% in context both ways, 13 turns won and 13 lost, 61,090 -> 59,714 chars a conversation
     (noise 57.4% -> 56.4%; two parts each: 77.3% at 60,468); the kept docs too: 77.1%, 7 won and 7 lost, 59,235;
-    a part the conversation lacks (a held one had taken the room): 77.3%, 8 won and 5 lost, 58,937.
+    a part the conversation lacks (a held one had taken the room): 77.3%, 8 won and 5 lost, 58,937; beside its
+    opening when the turn ranks that too (shown whole, it had taken the part's room): 77.5%, 59,066.
     Piped, with 25,000 chars, one part each lost 22 turns (the answer shown 82.6% -> 81.0%): with more room than
     a hook's their parts rank as the others'."""
     thin = (lexical.SECTION_LED, lexical.KEPT)

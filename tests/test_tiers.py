@@ -293,6 +293,33 @@ def test_a_kept_doc_whose_best_part_the_conversation_holds_shows_its_best_new_pa
     assert len(plan.output) <= 10000
 
 
+def test_a_section_led_doc_whose_opening_ranks_too_shows_it_whole_and_its_best_part():
+    """Tried on a test runner's docs: "how do i update the snapshots" led its snapshot guide to HOT by "Updating
+    Snapshots", but the guide's opening ranked too, was shown whole in the room of its shortened start, and
+    left no room for the section: the one part went to a smaller, weaker one."""
+    from context_router.turn import sections
+    from context_router.turn.tiers import Candidate
+
+    body = "# snap\n\n" + "o " * 350 + "\n" + "".join(f"\n## snap part {j}\n" + "q" * (450 if j == 2 else 380) + "\n"
+                                                for j in range(1, 5))
+    ranked = {0: 19.0, 1: 18.0, 2: 23.0, 3: 19.5}
+    view = DocView(lambda: body, "# snap", True,
+                   lambda room, sent, hint: sections.cut(body, room, ranked, "snap.md", "# snap", sent, hint))
+    other = "# best\n\nintro\n" + "".join(f"\n## best part {j}\n" + "q" * 2500 + "\n" for j in range(1, 5))
+    oranks = {1: 24.0, 2: 23.5, 3: 23.2}
+    best = DocView(lambda: other, "# best", True,
+                   lambda room, sent, hint: sections.cut(other, room, oranks, "best.md", "# best", sent, hint))
+    cands = [Candidate("best.md", 1.0, "HOT"), Candidate("snap.md", 1.0, "HOT")]
+    plan = fit(cands, {"best.md": best, "snap.md": view}, LAYOUT, 10000, 1, 2,
+               relevance={"best.md": 24.0, "snap.md": 23.0}, parts={"best.md": oranks, "snap.md": ranked},
+               one=frozenset({"snap.md"}))
+    text = {e.path: e.text for e in plan.entries}["snap.md"]
+    assert "## snap part 2" in text  # its best part ...
+    assert "o " * 340 in text  # ... beside its opening, whole
+    assert "## snap part 3" not in text and "## snap part 1" not in text  # and no other
+    assert len(plan.output) <= 10000
+
+
 def test_the_docs_that_earn_one_part_are_those_hot_for_a_section_or_the_conversation_alone():
     from context_router.router import one_part
 

@@ -483,13 +483,16 @@ def _section_rooms(cands: Sequence[Candidate], views: Mapping[str, DocView], lay
         lead[path] = max(lead.get(path, 0.0), v / top)
     # A part's place in line is its score weighed by its doc's lead (to the power DOC_PRIOR): the doc with the
     # turn's best part is where more of the answer is, and a weaker doc's parts also cost its opening.
+    # A doc in `one` earns one part beside its opening (which, when the turn ranks it, is shown whole).
+    earned = {path for path, j in paid if j > 0}
     for v, _, path, j in sorted(items, key=lambda t: (-t[0] * lead[t[2]] ** DOC_PRIOR, t[1], t[3])):
-        if v < share * top or (path, j) in paid or (path in one and path in rooms):
+        if v < share * top or (path, j) in paid or (path in one and j > 0 and path in earned):
             continue
         cost = _part_room(sizes[path][j], 0 if path in rooms else fixed[path], left, path, stretched)
         if cost <= left:
             rooms[path] = rooms.get(path, 0) + cost
             left -= cost
+            earned.update((path,) if j > 0 else ())
     for _, cand in order:  # small docs, or docs whose parts cost their whole anyway, are shown whole
         path = cand.path
         if path not in whole:
