@@ -117,6 +117,28 @@ def test_a_hub_page_is_not_hot_on_breadth(ctx, tmp_path):
     assert sections.is_hub("index.md", hub) and not sections.is_hub("topic-3.md", pages["topic-3.md"])
 
 
+def test_a_sphinx_table_of_contents_is_a_hub():
+    """Tried as a new user would on a web framework's Sphinx docs: its `index.rst`, a welcome paragraph and a
+    toctree of 29 pages, was HOT for "how do I test a view that needs a logged in user" by the entries `testing`
+    and `views`, as a page that links them all."""
+    entries = "\n".join(f"   {name}" for name in ("installation", "quickstart", "tutorial/index", "templating",
+                                                   "testing", "views", "blueprints", "cli"))
+    index = (".. rst-class:: hide-header\n\n# Welcome to Flask\n\nWelcome to Flask's documentation, a lightweight "
+             "WSGI web application framework.\nIt is designed to make getting started quick and easy, with the "
+             "ability to scale up to complex applications.\n\n## User's Guide\n\nFlask provides configuration and "
+             "conventions, with sensible defaults, to get started.\nThis section explains the parts of Flask.\n\n"
+             f".. toctree::\n   :maxdepth: 2\n\n{entries}\n\n## API Reference\n\n"
+             ".. toctree::\n   :maxdepth: 2\n\n   api\n")
+    assert sections.is_hub("index.rst", index)
+    guide = ("# Testing Flask Applications\n\nFlask provides utilities for testing an application.\n\n"
+             ".. code-block:: python\n\n   def test_request(client):\n       response = client.get('/')\n\n"
+             "The client makes requests to the application without running a live server. Fixtures set up the "
+             "application and its database once for each test, and tear them down after it.\n\n"
+             ".. toctree::\n   :hidden:\n\n   fixtures\n")
+    assert not sections.is_hub("testing.rst", guide)
+    assert not sections.is_hub("toctree.md", "# Toctree\n\n" + "\n".join(f"   item {i}" for i in range(9)) + "\n")
+
+
 def test_changelogs_are_hubs():
     for path in ("CHANGELOG.md", "CHANGELOG-API.md", "docs/release-notes-2.0.md", "changelog_v1.md",
                  "docs/change_log.md", "docs/breaking-changes.md", "release_notes/whats_new.md"):

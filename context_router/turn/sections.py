@@ -695,7 +695,7 @@ def is_hub(path: str, body: str) -> bool:
     if stem in INDEX_NAMES and (folder in LOG_FOLDERS or folder in HUB_NAMES):
         return True
     prose = links = prose_chars = markup = 0
-    fenced = False
+    fenced = toctree = False
     rst = path.endswith(".rst")  # a directive (`.. autoclass:: Flask`) and its options are markup
     for line in body.splitlines():
         if line.startswith(("```", "~~~")) and is_fence(line):
@@ -705,6 +705,13 @@ def is_hub(path: str, body: str) -> bool:
         text = line.strip()
         if fenced:
             prose_chars += len(text)
+            continue
+        # A Sphinx table of contents: each entry under `.. toctree::` is a link to a page (a framework's
+        # `index.rst` of 29 entries won "how do I test a view ...?" by the entries `testing` and `views`).
+        toctree = rst and (text.startswith(".. toctree::") or toctree and (not text or line[:1] in (" ", "\t")))
+        if toctree and text and not text.startswith((".. toctree::", ":")):
+            prose += 1
+            links += 1
             continue
         if not text or text.startswith("#") or text.startswith("<!--"):
             continue
