@@ -292,10 +292,15 @@ RECENT = index.Recent(4_000_000)  # chars of the docs' texts a process keeps bet
 
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
            ranked_sections: Mapping[str, Mapping[int, float]],
-           known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0, turn: int = 0
-           ) -> dict[str, tiers.DocView]:
+           known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0, turn: int = 0,
+           stretch_query: str | None = None) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
-    neither), and a doc that is gone or unreadable since it was indexed is not shown."""
+    neither), and a doc that is gone or unreadable since it was indexed is not shown. stretch_query: this
+    prompt's words alone, which pick the stretch of a part too big for its room (sections._stretch) before the
+    conversation's do: the part was ranked for the conversation, its paragraph that answers for this prompt (a
+    configuration reference's `<remote_write>` block showed the protobuf setting the first prompt asked about,
+    not the `queue_config` one this prompt asked about; replayed on the seventeen plain folders: 2 turns won,
+    none lost)."""
     cfg = ws.config
     views: dict[str, tiers.DocView] = {}
     for path, doc in ws.store.docs(paths).items():
@@ -330,7 +335,12 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             rank = None
             if section_query:
                 def rank(texts: Sequence[str], query: str = section_query) -> dict[int, float]:
-                    return dict(ws.store.lexical_sections([("", t) for t in texts], query, lexical.SECTION_WEIGHTS))
+                    pieces = [("", t) for t in texts]
+                    for q in (stretch_query, query) if stretch_query else (query,):
+                        got = dict(ws.store.lexical_sections(pieces, q, lexical.SECTION_WEIGHTS))
+                        if any(v > 0 for v in got.values()):
+                            break
+                    return got
             return sections.cut(whole, room, relevance, doc.path, header, sent, hint, sections.PART_FLOOR * bar,
                                 rank, turn)
 
@@ -345,9 +355,9 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
               measure: Callable[[str], int] = len,
               ranked_sections: Mapping[str, Mapping[int, float]] | None = None,
               relevance: Mapping[str, float] | None = None, session: str | None = None,
-              one: frozenset[str] = frozenset()) -> tiers.Plan:
+              one: frozenset[str] = frozenset(), stretch_query: str | None = None) -> tiers.Plan:
     """The tier plan of a turn; session: whose conversation holds what ctx sent it (None: send everything); one:
-    the docs that earn room for their best part alone (one_part)."""
+    the docs that earn room for their best part alone (one_part); stretch_query: this prompt's words (_views)."""
     cfg = ws.config
     hot_max, warm_max = cfg.hot.max_files, cfg.warm.max_files
     if intent is not None:
@@ -368,7 +378,8 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, [*paths, memory.CONVERSATION]) if session is not None else None
     about = known is None or memory.ABOUT not in known.pop(memory.CONVERSATION, {})
-    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget), turn),
+    return tiers.fit(cands, _views(ws, paths, section_query, ranked_sections or {}, known, tiers.bar(budget), turn,
+                                   stretch_query),
                      layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in (ranked_sections or {}).items() if v}, cfg.semantic.enabled,
                      ranked_sections, hit, about, one)
@@ -603,7 +614,8 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          host_measure(req.host),
                          lex_turn.sections if lex_turn is not None else None,
                          lex_turn.relevance if lex_turn is not None else None,
-                         name if remembers(cfg, req) else None, one_part(upd.causes))
+                         name if remembers(cfg, req) else None, one_part(upd.causes),
+                         lexical.section_query(prompt, None))
         for e in plan.entries:
             if e.repeat:  # `ctx explain` says why the doc was named rather than sent
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")

@@ -548,6 +548,26 @@ def test_a_part_too_big_for_the_room_shows_its_best_stretch_as_code():
     assert without is not None and "max_shards" not in without.text
 
 
+def test_a_stretch_is_picked_by_this_prompts_words_before_the_conversations(ctx, tmp_path):
+    """Tried on a monitoring system's configuration reference: after "which protobuf_message should remote write
+    use?", "which queue_config settings control concurrency and batch size?" showed the protobuf setting's
+    paragraph of `<remote_write>` again (the earlier prompt's words ranked it as this one's), not `queue_config`."""
+    keys = "".join(f"# Setting number {i} of the endpoint.\n[ setting_{i}: <int> | default = {i} ]\n\n"
+                   for i in range(60))
+    block = ("# The protobuf message to use when writing to the remote write endpoint, remote write 1.0 or 2.0.\n"
+             "[ protobuf_message: <string> | default = prometheus.WriteRequest ]\n\n" + keys
+             + "queue_config:\n  # Maximum number of shards, i.e. amount of concurrency.\n  [ max_shards: <int> ]\n"
+             "  # Maximum number of samples per send: the batch size.\n  [ max_samples_per_send: <int> ]\n\n" + keys)
+    body = ("# Configuration\n\nThe file.\n\n### `<remote_write>`\n\nWrite relabeling first.\n\n```yaml\n" + block
+            + "```\n\nThere is a list of integrations.\n")
+    project(tmp_path, {"configuration.md": body, **OTHERS})
+    first = route(ctx, "which protobuf_message should remote write use?", "--budget", "3000", "--session", "s")
+    assert "protobuf_message: <string>" in first["context"]
+    data = route(ctx, "which queue_config settings control concurrency and batch size?", "--budget", "3000",
+                 "--session", "s")
+    assert "max_shards" in data["context"] and len(data["context"]) <= 3000
+
+
 def test_the_show_command_a_cut_doc_names_runs_as_a_shell_splits_it(ctx, tmp_path):
     """Tried as a new user would on a note app's help vault: the line said `ctx show en/Getting
     started/Download and install Obsidian.md SECTION`, which a model runs as five arguments."""
