@@ -336,7 +336,7 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             if section_query:
                 def rank(texts: Sequence[str], query: str = section_query) -> dict[int, float]:
                     pieces = [("", t) for t in texts]
-                    for q in (stretch_query, query) if stretch_query else (query,):
+                    for q in (stretch_query, query) if stretch_query and stretch_query != query else (query,):
                         got = dict(ws.store.lexical_sections(pieces, q, lexical.SECTION_WEIGHTS))
                         if any(v > 0 for v in got.values()):
                             break
