@@ -403,22 +403,22 @@ def test_a_table_cut_between_its_rows_reads_back_whole(rows):
 
 def test_a_turn_with_more_room_lowers_the_parts_bar_and_shows_more_leaders(ctx, tmp_path):
     """Piped (25,000 chars) a part half as good as the doc's best is shown beside it, and the best sections of
-    five docs make them HOT; a hook's 10,000 keeps the bar and three leaders."""
+    five docs make them HOT; a hook's 10,000 keeps the bar and four leaders."""
     assert tiers.bar(10_000) == tiers.bar(4_000) == 1.0 and tiers.bar(25_000) == 0.4
-    assert lexical.leaders(10_000) == 3 and lexical.leaders(25_000) == 5
+    assert lexical.leaders(10_000) == 4 and lexical.leaders(25_000) == 5
     body = "# T\n\nWhat the page is.\n\n" + "".join(f"## S{i}\n\n" + FILLER * 3 + "\n\n" for i in range(4))
     relevance = {1: 10.0, 2: 2.0}
     assert sections.cut(body, 9000, relevance, "t.md", "# T").parts - {0} == {1}
     assert sections.cut(body, 9000, relevance, "t.md", "# T", floor=sections.PART_FLOOR * 0.4).parts - {0} == {1, 2}
     docs = {f"tool-{i}.md": f"# Tool {i}\n\n" + FILLER * 4 + f"\n\n## Rollback\n\nTool {i} rolls the canary "
             "release back with a rollback.\n" for i in range(6)}
-    project(tmp_path, {**docs, **OTHERS})
+    project(tmp_path, {**docs, **OTHERS}, "tiers:\n  hot: {threshold: 0.8, max_files: 6}\n")
 
     def hot(budget: str) -> int:
         data = route(ctx, "how do I roll a canary release back with a rollback?", "--budget", budget, "--dry-run")
         return sum(f["tier"] == "HOT" for f in data["files"])
 
-    assert hot("10000") == 3 and hot("25000") == 4  # five leaders, four HOT places (tiers.hot.max_files)
+    assert hot("10000") == 4 and hot("25000") == 5
 
 
 def test_a_cut_names_sections_as_their_site_shows_them():

@@ -9,7 +9,7 @@ from context_router.router import TurnRequest, route
 
 def test_sessions_lists_them_most_recent_first(ctx, sample):
     assert ctx("sessions", "--config", str(sample)).out.strip() == "no sessions yet"
-    # A hook's budget: three docs HOT, so the keyword's own doc is among the session's top three.
+    # Four docs HOT at 1.0: the keyword's own doc is first among the ties, as a turn ranks them.
     ctx("route", "kestrel", "--config", str(sample), "--session", "abc-123", "--budget", "10000")
     ctx("route", "vault", "--config", str(sample))
     rows = json.loads(ctx("sessions", "--json", "--config", str(sample)).out)

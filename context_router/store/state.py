@@ -1101,9 +1101,10 @@ class Store:
         out = []
         for name, turn, updated in self.conn.execute(
                 "SELECT name, turn, updated FROM sessions ORDER BY updated DESC, name").fetchall():
-            now = [(p, decayed(k.score, k.rate if k.rate is not None else 1.0, turn - k.turn))
-                   for p, k in self._kept("WHERE session = ? AND live_until >= ?", (name, turn)).items()]
-            top = sorted(now, key=lambda ps: (-ps[1], ps[0]))[:3]
+            kept = self._kept("WHERE session = ? AND live_until >= ?", (name, turn))
+            now = [(p, decayed(k.score, k.rate if k.rate is not None else 1.0, turn - k.turn)) for p, k in kept.items()]
+            # ties as a turn ranks them (tiers.rank): the docs a keyword hit, most often and most lately, first
+            top = sorted(now, key=lambda ps: (-ps[1], -kept[ps[0]].hits, -kept[ps[0]].last_hit_turn, ps[0]))[:3]
             out.append((name, turn, updated, top))
         return out
 
