@@ -269,6 +269,11 @@ def test_underlined_headings_are_read_as_headings(ctx, tmp_path):
     ("# Thunks\n\n:::tip What You'll Learn\n- thunks\n:::\n\n:::note[Heads up]\nAsync.\n:::\n\n"
      '::: code-group\n```sh\n:::\n```\n:::\n\n::: app.thunks\n',
      "# Thunks\n\nWhat You'll Learn\n- thunks\n\n\nHeads up\nAsync.\n\n\n\n```sh\n:::\n```\n\n\n::: app.thunks\n"),
+    # Tried as a new user would on a web framework's Nuxt Content docs: 40 MDC block lines (`::tip{icon=...}`,
+    # `::`) in a turn. A C++ or Rust path at a line's start (`::std::move`) and a code block's lines stay.
+    ('# Data\n\n::tip{icon="i-lucide-rocket"}\nUse `useFetch`.\n::\n\n::code-group\n```ts\n::\n```\n::\n\n'
+     '::read-more{to="/docs/api"}\n::\n\n::std::move is a path.\n',
+     '# Data\n\n\nUse `useFetch`.\n\n\n\n```ts\n::\n```\n\n\n\n\n\n::std::move is a path.\n'),
 ])
 def test_a_line_that_is_one_shortcode_or_liquid_tag_is_not_text(page, read):
     """The site's markup around what a page says (a Hugo shortcode, a GitBook or Jekyll Liquid tag) is left out;

@@ -846,13 +846,14 @@ def without_shortcodes(body: str) -> str:
     """The text without the lines that are one Hugo shortcode (`{{< admonition type="note" >}}`,
     `{{< /admonition >}}`, `{{% docs/shared ... %}}`), one Liquid tag as GitBook and Jekyll write them
     (`{% tabs %}`, `{% tab title="Go" %}`, `{% hint style="info" %}`, `{% endhint %}`) or a container's marker
-    (`:::tip`, `::: code-group`, `:::`; a title it gives stays as a line, else a blank one), outside code
+    (`:::tip`, `::: code-group`, `:::`; a title it gives stays as a line, else a blank one; MDC's `::note` and
+    `::`), outside code
     blocks: the site's markup around what the page says; the text between them stays. Jekyll's
     `{% highlight go %}` block is a code block, and is written as one. Tried as a new user would on a tracing
     backend's docs: forty shortcodes in one conversation's output; a log store's docs hold 700 (their words,
     "admonition", "type", "note", were its text too); a messaging system's GitBook printed 250 tab tags in one
     conversation; a state library's tutorials opened with `:::tip` and `:::info`. Plain string work."""
-    if "{{<" not in body and "{{%" not in body and "{%" not in body and ":::" not in body:
+    if "{{<" not in body and "{{%" not in body and "{%" not in body and "::" not in body:
         return body
     return _map_lines(body, _shortcode)
 
@@ -863,6 +864,8 @@ def _shortcode(line: str) -> str | None:
     bare = line.strip()
     if bare[:3] == ":::":
         return _container_title(bare)
+    if bare[:2] == "::" and _mdc_marker(bare[2:]):
+        return ""
     if bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}") and "}}" not in bare[3:-3]:
         return None
     if bare[:2] != "{%" or bare[-2:] != "%}" or "%}" in bare[2:-2]:
@@ -871,6 +874,16 @@ def _shortcode(line: str) -> str | None:
     if words[:1] == ["highlight"]:
         return "```" + (words[1] if len(words) > 1 else "")
     return "```" if words == ["endhighlight"] else None
+
+
+def _mdc_marker(rest: str) -> bool:
+    """Whether a line's text after its `::` opens or closes a block component as Nuxt Content (MDC) writes it:
+    `::` alone, or a name and its props, `::tip{icon="i-lucide-rocket"}`, `::read-more{to="/docs/api"}`. Tried as
+    a new user would on a web framework's docs: a turn printed 40 such lines, and the index read "tip", "icon",
+    "lucide" and "rocket" as the page's words."""
+    name, brace, props = rest.partition("{")
+    return (not rest or name[:1].isalpha() and name.replace("-", "").replace("_", "").isalnum()
+            and (not brace or props.endswith("}")))
 
 
 def _container_title(bare: str) -> str:
