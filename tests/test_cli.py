@@ -549,3 +549,15 @@ def test_check_says_the_derived_keywords_name_the_old_docs_after_docs_is_changed
     (tmp_path / "config.yaml").write_text("docs: new\nderived_keywords: {a.md: [alpha things]}\n")
     res = ctx("check")
     assert res.code == 0 and "warning: derived_keywords: a.md is not a doc in" in res.out, res.out
+
+
+def test_status_and_explain_do_not_list_a_docs_own_path_as_its_keyword(ctx, tmp_path):
+    """Tried as a new user would on a load tester's docs: `ctx status` listed
+    `docs/.../retrying-assertions/retryconfig.md` among RetryConfig.md's keywords (its path, in lower case)."""
+    write_docs(tmp_path / "d", {"api/RetryConfig.md": "# RetryConfig\n\n## Interval\n\nHow long between tries.\n",
+                                "api/other.md": "# Other\n\nSomething else.\n"})
+    ctx("route", "RetryConfig interval", "--docs", str(tmp_path / "d"))
+    table = ctx("status", "--docs", str(tmp_path / "d")).out
+    assert "api/RetryConfig.md" in table and "api/retryconfig.md" not in table
+    explained = ctx("explain", "api/RetryConfig.md", "--docs", str(tmp_path / "d")).out
+    assert "api/retryconfig.md" not in explained and explained.splitlines()[1].startswith("keywords: ")

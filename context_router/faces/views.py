@@ -42,10 +42,15 @@ def memo(count: Callable[[str], int] | None) -> Callable[[str], int] | None:
     return cached
 
 
+def _named(keywords: tuple[str, ...], path: str) -> list[str]:
+    """The keywords a user gave or init derived: not the doc's own path, which names every doc (in lower case)."""
+    return [k for k in keywords if k.lower() != path.lower()]
+
+
 def _shown_keywords(keywords: tuple[str, ...], path: str, limit: int = 5) -> str:
-    shown = [k for k in keywords if k != path][:limit]
-    more = len([k for k in keywords if k != path]) - len(shown)
-    return ", ".join(shown) + (f" +{more}" if more > 0 else "")
+    named = _named(keywords, path)
+    more = len(named) - limit
+    return ", ".join(named[:limit]) + (f" +{more}" if more > 0 else "")
 
 
 def _cluster(st: Status, cluster: int | None) -> str:
@@ -120,7 +125,7 @@ def status_table(st: Status, body: Callable[[str], str]) -> None:
 
 def explanation(ex: Explanation) -> str:
     lines = [f"{ex.path}: score {ex.score:.2f} in session {ex.session!r} at turn {ex.turn}",
-             f"keywords: {', '.join(k for k in ex.keywords if k != ex.path) or '-'}"]
+             f"keywords: {', '.join(_named(ex.keywords, ex.path)) or '-'}"]
     if not ex.history:
         lines.append("no score changes recorded yet")
     for turn, score, causes in ex.history:
