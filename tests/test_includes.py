@@ -145,3 +145,23 @@ def test_a_sphinx_pages_includes_read_the_files_beside_the_code_and_nothing_hidd
     assert index.read_doc(docs, "bad.md") == "```{include} ../.env\n```\n\n```{include} ../../outside.md\n```\n"
     os.remove(os.path.join(docs, "conf.py"))  # not a Sphinx project: its docs' folder is the bound
     assert index.read_doc(docs, "change_log.md").startswith("```{include}")
+
+
+def test_grafanas_shared_content_is_the_file_in_the_nearest_shared_folder_without_its_front_matter(tmp_path):
+    """Tried as a new user would on a load tester's Hugo docs: a module's page was `# k6/http` and its
+    `{{< docs/shared lookup="javascript-api/k6-http.md" source="k6" version="<K6_VERSION>" >}}` line. Each
+    version of the docs keeps its own `shared/` folder; a lookup found in none keeps its line (another project's)."""
+    docs = str(tmp_path / "sources")
+    write(docs, "k6/next/shared/index.md", "---\nheadless: true\n---\n")
+    write(docs, "k6/next/shared/javascript-api/k6-http.md",
+          "---\ntitle: k6-http\nheadless: true\n---\n\n| Function | Description |\n| `get( url )` | Issue a GET. |\n")
+    write(docs, "k6/v1.0.x/shared/javascript-api/k6-http.md", "| `get( url )` | The old text. |\n")
+    write(docs, "k6/next/javascript-api/k6-http/_index.md",
+          '# k6/http\n\n{{< docs/shared lookup="javascript-api/k6-http.md" source="k6" version="<K6_VERSION>" >}}\n\n'
+          "{{% docs/shared source='alloy' lookup='agent-deprecation.md' version='next' %}}\n")
+    text = index.read_doc(docs, "k6/next/javascript-api/k6-http/_index.md")
+    assert text == ("# k6/http\n\n| Function | Description |\n| `get( url )` | Issue a GET. |\n\n"
+                    "{{% docs/shared source='alloy' lookup='agent-deprecation.md' version='next' %}}\n")
+    write(docs, "k6/next/javascript-api/k6-http/_index.md",
+          "# k6/http\n\n{{% docs/shared source='k6' lookup='javascript-api/k6-http.md' version='next' %}}\n")
+    assert "Issue a GET" in index.read_doc(docs, "k6/next/javascript-api/k6-http/_index.md")

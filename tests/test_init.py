@@ -1563,3 +1563,21 @@ def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
     assert res.code == 0 and "docs: doc/build;" in res.out, res.out
     assert "pooling.rst" in derived_keywords(tmp_path)
     assert ctx("check").out == "ok: config and docs look right\n"
+
+
+def test_init_leaves_out_the_shared_content_grafanas_pages_include(ctx, tmp_path):
+    """Tried as a new user would on a telemetry collector's Hugo docs: its `tls` block, which 47 component
+    pages include (`{{< docs/shared lookup="reference/components/tls-config-block.md" ... >}}`), was a page of its
+    own and the component pages held the include line."""
+    write_docs(tmp_path / "sources", {
+        "shared/index.md": "---\nheadless: true\n---\n",
+        "shared/reference/tls-config-block.md": "---\nheadless: true\n---\n\n| `ca_file` | CA to check. |\n",
+        "reference/otelcol.exporter.otlp.md": "# otelcol.exporter.otlp\n\n## tls\n\n"
+                                              '{{< docs/shared lookup="reference/tls-config-block.md" source="alloy" '
+                                              'version="<ALLOY_VERSION>" >}}\n',
+        "reference/prometheus.scrape.md": "# prometheus.scrape\n\nScrapes targets.\n"})
+    res = ctx("init", "sources")
+    assert res.code == 0 and "included pages left out: shared/reference/tls-config-block.md" in res.out, res.out
+    res = ctx("route", "--dry-run", "which ca_file does the otlp exporter tls block take")
+    assert "HOT] reference/otelcol.exporter.otlp.md" in res.out and "CA to check" in res.out, res.out
+    assert "docs/shared" not in res.out

@@ -884,9 +884,8 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
                 meta.get("headless") is True and os.path.basename(rel) == "index.md"):
             out.append(rel)
     # Hugo publishes no page marked `_build: {render: never}`: an orchestrator's 339 feature gates' pages so marked
-    # took WARM places; nor a headless bundle's `index.md`. The bundle's other pages stay: other pages include
-    # them by a shortcode ctx does not follow, so they are where that text is (a log store's whole configuration
-    # reference is one).
+    # took WARM places; nor a headless bundle's `index.md`. The bundle's other pages stay unless a page includes
+    # them (`{{< docs/shared >}}`, left out as included): a page no page includes is where that text is.
     return sorted(out)
 
 

@@ -5,7 +5,8 @@ A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "
 `{{#rustdoc_include}}`), VitePress' `<!--@include: ./parts/basics.md-->` and its code import
 `<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`, Sphinx's `.. include:: intro.rst` and MyST
 ```` ```{include} ../CHANGES.md ````; and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter
-or a `cascade:` in the `_index.md` of a folder above it sets. The model is shown what the reader sees: the file,
+or a `cascade:` in the `_index.md` of a folder above it sets, and Grafana's `{{< docs/shared lookup="..." >}}`,
+a file of the docs' `shared/` folder. The model is shown what the reader sees: the file,
 or its named part, in place of the line. A path that does not resolve inside the site (the folder of its
 mkdocs.yml, book.toml, `.vitepress`, `_quarto.yml` or Sphinx's `conf.py`, else the docs) keeps its line, as the
 site would fail on it. Tried as a new user would: a contributing page was its one include line, and a how-to's
@@ -33,6 +34,7 @@ PARAM = ("{{< param ", "{{% param ")  # Hugo: a front matter value (the page's, 
 QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's folder (`/...`: the project's)
 RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
 MYST = ("```{include}", ":::{include}")  # MyST markdown (Sphinx): a directive's block, its options, its fence
+SHARED = ("{{< docs/shared ", "{{% docs/shared ")  # Grafana's Hugo docs: `lookup="tls-block.md"` in `shared/`
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
@@ -42,6 +44,7 @@ SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.y
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
     return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or "{include}" in text
+            or "docs/shared " in text
             or any(m in text for m in BOOK) or _has_params(text) or text.startswith(CODE_IMPORT)
             or "\n" + CODE_IMPORT in text)
 
@@ -218,6 +221,8 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
             new = _included(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth) or line
         elif line.startswith(RST):
             new = _included(bare[len(RST):].strip(), docs_root, site, here, read, depth) or line
+        elif bare.startswith(SHARED) and bare.endswith("}}"):
+            new = _shared(bare, docs_root, site, here, read, depth) or line
         size += len(new) + 1
         if size > MAX_CHARS:
             new = line
@@ -238,6 +243,37 @@ def _included(arg: str, docs_root: str, site: str, here: str, read: Read, depth:
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
     return text.rstrip("\n")
+
+
+def _shared(line: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
+    """Grafana's `{{< docs/shared lookup="reference/tls-block.md" source="alloy" version="<ALLOY_VERSION>" >}}`:
+    the file `lookup` names in the `shared/` folder of the docs' version, the nearest at or above the page (a
+    versioned site keeps one per version), without its front matter (a headless bundle's). Tried as a new user
+    would on a load tester's Hugo docs: its JavaScript API's module pages were their titles alone."""
+    at = line.find("lookup=")
+    if at < 0 or line[at + 7:at + 8] not in "\"'":
+        return None
+    quote = line[at + 7]
+    end = line.find(quote, at + 8)
+    if end < 0:
+        return None
+    bases = []
+    folder, top = os.path.realpath(here), os.path.realpath(docs_root)
+    while True:
+        bases.append(os.path.join(folder, "shared"))
+        if folder == top or not folder.startswith(top + os.sep):
+            break
+        folder = os.path.dirname(folder)
+    found = _resolve(line[at + 8:end], bases, site, read)
+    if found is None:
+        return None
+    path, text = found
+    if text.startswith("---"):
+        close = text.find("\n---", 3)
+        text = text[text.find("\n", close + 4) + 1:] if close >= 0 else text
+    if depth < MAX_DEPTH:
+        text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
+    return text.strip("\n")
 
 
 def _bound(site: str) -> str:
