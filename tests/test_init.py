@@ -899,6 +899,7 @@ def test_a_docs_folders_tests_pages_are_its_guide_on_testing(ctx, tmp_path):
     write_docs(tmp_path, {
         "src/lib.rs": "pub fn build() {}\n",
         "crates/mdman/tests/compare/expected/formatting.md": "# formatting(1)\n\nExpected output.\n",
+        "crates/mdman/tests/compare.rs": "#[test]\nfn compare() {}\n",
         "doc/book/src/guide.md": "# Guide\n\nBuild a package with `cargo build`.\n",
         "doc/contrib/src/index.md": "# Contributing\n\nHow to work on the package manager.\n",
         "doc/contrib/src/tests/index.md": "# Tests\n\nThe test suite is in `tests/testsuite`.\n",
@@ -914,6 +915,26 @@ def test_a_docs_folders_tests_pages_are_its_guide_on_testing(ctx, tmp_path):
     assert "test fixtures left out: crates/mdman/tests/;" in ctx("init", ".", "--force").out
     assert "crates/mdman/tests/compare/expected/formatting.md" not in derived_keywords(tmp_path)
     assert "doc/contrib/src/tests/writing.md" in derived_keywords(tmp_path)
+
+
+def test_a_test_folder_of_pages_and_pictures_alone_is_pages(ctx, tmp_path):
+    """Tried as a new user would (`ctx init .`) on a runtime's docs site: its guide on testing (`runtime/test/`:
+    mocking, snapshots, coverage) was left out as test fixtures, and "how do I mock fetch" found nothing. Fixtures
+    sit beside the test code that reads them."""
+    write_docs(tmp_path, {
+        "runtime/index.md": "# Runtime\n\nRun scripts.\n",
+        "runtime/test/index.md": "---\ntitle: Testing\n---\n\nWrite tests with the built-in runner.\n",
+        "runtime/test/mocking.md": "---\ntitle: Mocking\n---\n\nStub `fetch` with a spy.\n",
+        "runtime/test/images/runner.png": "",
+        "runtime/test/.DS_Store": "",
+        "tools/test/expected.md": "# Expected\n\nThe output a test compares with.\n",
+        "tools/test/render_test.ts": "Deno.test('render', () => {});\n",
+    })
+    res = ctx("init", ".")
+    assert res.code == 0 and "test fixtures left out: tools/test/;" in res.out, res.out
+    assert "runtime/test/mocking.md" in derived_keywords(tmp_path)
+    assert "tools/test/expected.md" not in derived_keywords(tmp_path)
+    assert "HOT] runtime/test/mocking.md" in ctx("route", "--dry-run", "how do I stub fetch with a spy").out
 
 
 def test_a_rule_above_a_readmes_banner_is_no_front_matter(ctx, tmp_path):

@@ -776,8 +776,8 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
     found: dict[str, list[str]] = {}
     in_docs = docs_root is not None and os.path.basename(os.path.realpath(docs_root)).lower() in DOCS_FOLDERS
     for kind, find in (("vendored", vendored), ("translations", translations), ("translated", translated),
-                       ("versions", versions), ("fixtures", lambda ps: fixtures(ps, in_docs)), ("posts", posts),
-                       ("community", community), ("rendered", rendered)):
+                       ("versions", versions), ("fixtures", lambda ps: fixtures(ps, in_docs, docs_root)),
+                       ("posts", posts), ("community", community), ("rendered", rendered)):
         gone = tuple(f + "/" for folders in found.values() for f in folders)
         folders = find([p for p in paths if not p.startswith(gone)])
         if folders:
@@ -938,17 +938,32 @@ TEST_FOLDERS = frozenset({"test", "tests"})
 DOCS_FOLDERS = frozenset({"doc", "docs", "documentation"})
 
 
-def fixtures(paths: Iterable[str], in_docs: bool = False) -> list[str]:
+def fixtures(paths: Iterable[str], in_docs: bool = False, root: str | None = None) -> list[str]:
     """The folders of test fixtures in a repo (`internal/testdata/`, `tests/fixtures/`): the markdown in them is
     what a test reads, not what a reader does. Tried as a new user would (`ctx init .`) on a Go monorepo: 14
     fixture READMEs of a code generator were indexed beside the components' own. in_docs: the paths are a docs
-    folder's, where `test/` and `tests/` are pages (as they are under a `docs/` folder of the paths)."""
+    folder's, where `test/` and `tests/` are pages (as they are under a `docs/` folder of the paths). root: the
+    folder the paths are in, where a `test/` that holds pages and pictures alone is pages too (tried as a new
+    user would on a runtime's docs site, its guide on testing, `runtime/test/`, was left out as fixtures)."""
     paths = list(paths)
     found = _outermost(paths, FIXTURE_FOLDERS)
     if in_docs:
         return found
-    found += _outermost(paths, TEST_FOLDERS, DOCS_FOLDERS)
+    found += [f for f in _outermost(paths, TEST_FOLDERS, DOCS_FOLDERS)
+              if root is None or not _pages_only(os.path.join(root, f))]
     return sorted(f for f in set(found) if not any(f.startswith(g + "/") for g in found))
+
+
+PICTURES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
+
+
+def _pages_only(folder: str) -> bool:
+    """Whether a folder holds docs and pictures alone, at any depth (a test's fixtures sit beside its code)."""
+    for _, _, files in os.walk(folder):
+        if any(not is_doc_file(name) and not name.lower().endswith(PICTURES) and not name.startswith(".")
+               for name in files):
+            return False
+    return True
 
 
 def _outermost(paths: Iterable[str], names: frozenset[str], unless: frozenset[str] = frozenset()) -> list[str]:
