@@ -318,6 +318,21 @@ def test_check_names_many_untitled_docs_in_one_line(ctx, tmp_path):
     assert ctx("check").out.startswith("warning: text/01-intro.md: no '# Title' line")
 
 
+def test_check_names_no_untitled_docs_of_a_folder_its_site_titles_by_their_files(ctx, tmp_path):
+    """Tried as a new user would on a key-value store's docs: 366 command pages (`commands/acl-cat.md`), which
+    its site titles from a data file, were one warning asking for titles. One untitled page among titled ones,
+    and a folder of two, are still named."""
+    write_docs(tmp_path / "docs", {"index.md": "# Docs\n", "guide/intro.md": "# Intro\n", "guide/setup.md": "Set up.\n",
+                                   "notes/a.md": "A.\n", "notes/b.md": "B.\n",
+                                   **{f"commands/cmd-{i}.md": f"Command {i}.\n" for i in range(9)},
+                                   "commands/index.md": "# Commands\n"})
+    (tmp_path / "config.yaml").write_text("docs: docs\n")
+    res = ctx("check")
+    assert res.code == 0 and "commands/" not in res.out, res.out
+    assert res.out.startswith("warning: guide/setup.md: no '# Title' line"), res.out
+    assert "notes/a.md: no '# Title'" in res.out and "ok: 3 warning(s)" in res.out
+
+
 MDX_CONFIG = """---
 title: Configuration
 ---

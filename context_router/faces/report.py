@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -22,9 +23,10 @@ _MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>\n]*>", re.DOTALL | re.I
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
+UNTITLED_FOLDER = 5, 0.9  # a folder of at least this many untitled docs, this share of its docs, names them by files
 EACH_LINE = 3  # findings of one kind (docs without a title, shared keywords) one a line; more share one line
 COMMON_EACH_LINE = 8  # keywords that are a common word, each with a phrase to say instead, one a line
 
@@ -297,6 +299,7 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
             # a folder named `_*` is a snippet others include (a site generator's 36 `_common/` pages) or a
             # Jekyll collection's, which its file name titles.
             untitled.append(path)
+    untitled = _not_by_convention(untitled, docs)
     findings += _warnings(untitled, lambda path: f"{path}: no '# Title' line or front matter `title:`, so only its "
                                                  "file name names it",
                           lambda first, more: f"{len(untitled)} docs have no '# Title' line or front matter "
@@ -345,6 +348,21 @@ def check(ws: Workspace) -> tuple[Finding, ...]:
                           + f", ... (+{more} more)), so they are weak: they lift their docs to WARM, never HOT "
                           "alone; a phrase says more", most=COMMON_EACH_LINE)
     return tuple(findings)
+
+
+def _not_by_convention(untitled: list[str], docs: Mapping[str, Any]) -> list[str]:
+    """The untitled docs but those of a folder below the docs' own whose docs are untitled, all but a few: its
+    site titles them by their files (a key-value store's 370 command pages, `acl-cat.md`, titled from a data
+    file; a runtime's 124 lint rules). Tried as a new user would, `ctx check` asked for 366 titles no one would
+    write. Docs untitled throughout the docs' own folder are still named."""
+    def folder(path: str) -> str:
+        return path.rpartition("/")[0]
+
+    size = Counter(map(folder, docs))
+    bare = Counter(map(folder, untitled))
+    least, share = UNTITLED_FOLDER
+    return [p for p in untitled if not (folder(p) and bare[folder(p)] >= least
+                                        and bare[folder(p)] >= share * size[folder(p)])]
 
 
 def _warnings(items: list[Any], each: Callable[[Any], str], together: Callable[[list[Any], int], str],
