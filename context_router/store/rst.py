@@ -137,7 +137,9 @@ def _adornment(line: str) -> bool:
 
 def _title(lines: list[str], i: int) -> tuple[str, tuple[str, bool], int] | None:
     """The title at line i: (its text, its style, lines it takes), or None. A title stands after a blank line
-    (or first), its text at the margin, its underline at least as long as the text (docutils' own rule)."""
+    (or first), its text at the margin, its underline at least as long as the text (docutils' own rule); text may
+    follow the underline at once (a blank line after a title is optional: an automation tool's style guide pages
+    had no title)."""
     if i and lines[i - 1].strip():
         return None
     line = lines[i]
@@ -149,8 +151,7 @@ def _title(lines: list[str], i: int) -> tuple[str, tuple[str, bool], int] | None
     if not line.strip() or line != line.lstrip() or i + 1 >= len(lines) or _adornment(line):
         return None
     under = lines[i + 1]
-    if _adornment(under) and len(under.rstrip()) >= len(line.rstrip()) and (
-            i + 2 >= len(lines) or not lines[i + 2].strip()):
+    if _adornment(under) and len(under.rstrip()) >= len(line.rstrip()):
         return line.strip(), (under[0], False), 2
     return None
 
