@@ -1616,6 +1616,27 @@ def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
     assert ctx("check").out == "ok: config and docs look right\n"
 
 
+def test_init_leaves_out_the_pages_that_show_another_page(ctx, tmp_path):
+    """Tried as a new user would on a data-fetching library's docs: 77 pages of six frameworks are front matter
+    alone, `ref:` the React page their site shows, and were routed as their titles (an empty one HOT). A page
+    with text of its own beside its `ref:` (its examples) stays."""
+    write_docs(tmp_path, {
+        "docs/framework/react/guides/caching.md": "---\ntitle: Caching\n---\n\nData goes stale after staleTime.\n",
+        "docs/framework/vue/guides/caching.md": "---\ntitle: Caching\nref: docs/framework/react/guides/caching.md\n"
+                                               "replace: { 'React': 'Vue' }\n---\n",
+        "docs/framework/vue/guides/polling.md": "---\ntitle: Polling\nref: docs/framework/react/guides/polling.md\n"
+                                               "---\n\n[//]: # 'Example1'\n\nuseQuery({ refetchInterval: 5000 })\n",
+        "docs/framework/react/guides/polling.md": "---\ntitle: Polling\n---\n\nPoll with refetchInterval.\n",
+        "docs/framework/vue/guides/lost.md": "---\ntitle: Lost\nref: docs/framework/react/guides/gone.md\n---\n",
+    })
+    res = ctx("init")
+    assert res.code == 0 and "copies left out: framework/vue/guides/caching.md;" in res.out, res.out
+    derived = derived_keywords(tmp_path)
+    assert "framework/vue/guides/caching.md" not in derived
+    assert {"framework/vue/guides/polling.md", "framework/vue/guides/lost.md"} <= set(derived)
+    assert "HOT] framework/react/guides/caching.md" in ctx("route", "--dry-run", "when does caching go stale").out
+
+
 def test_init_leaves_out_the_shared_content_grafanas_pages_include(ctx, tmp_path):
     """Tried as a new user would on a telemetry collector's Hugo docs: its `tls` block, which 47 component
     pages include (`{{< docs/shared lookup="reference/components/tls-config-block.md" ... >}}`), was a page of its
