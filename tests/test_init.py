@@ -1616,6 +1616,21 @@ def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
     assert ctx("check").out == "ok: config and docs look right\n"
 
 
+def test_init_takes_the_one_site_in_a_folder_of_any_name(ctx, tmp_path, monkeypatch):
+    """Tried as a new user would on a runtime's docs repo: its Hugo site is `daprdocs/` (config.toml beside
+    `content/`), and a plain `ctx init` found no docs folder. Two such sites leave the choice to the user."""
+    write_docs(tmp_path, {"README.md": "# Docs repo\n", "daprdocs/config.toml": "baseURL = '/'\n",
+                          "daprdocs/content/en/concepts/overview.md": "# Overview\n\nSidecars for state.\n",
+                          "daprdocs/content/en/concepts/state.md": "# State\n\nKey-value stores.\n",
+                          "scripts/build.md": "# Build\n"})
+    monkeypatch.chdir(tmp_path)
+    res = ctx("init")
+    assert res.code == 0 and "docs: daprdocs/content;" in res.out, res.out
+    write_docs(tmp_path, {"other/hugo.toml": "", "other/content/a.md": "# A\n"})
+    res = ctx("init", "--force")
+    assert res.code != 0 and "no docs folder found here" in res.err, res.err
+
+
 def test_init_leaves_out_the_pages_that_show_another_page(ctx, tmp_path):
     """Tried as a new user would on a data-fetching library's docs: 77 pages of six frameworks are front matter
     alone, `ref:` the React page their site shows, and were routed as their titles (an empty one HOT). A page

@@ -557,7 +557,24 @@ def default_docs(cwd: str) -> str:
             # docs framework's repo: 300 of the 340 docs taken were translations under `docs/src/`.
             inner = _configured_docs(found) or _site_docs(found, plain=False)
             return os.path.relpath(inner or found, cwd)
-    return "docs"
+    # A site in a folder of any name, when it is the only one: tried as a new user would on a runtime's docs repo,
+    # whose Hugo site is `daprdocs/` (its config.toml beside `content/`), `ctx init` found no docs folder.
+    named = [found for folder in _top_folders(cwd)
+             if (found := _configured_docs(folder) or _site_docs(folder, plain=False))]
+    return os.path.relpath(named[0], cwd) if len(named) == 1 else "docs"
+
+
+def _top_folders(cwd: str) -> list[str]:
+    """The folders here a site may sit in: not hidden, not a package manager's or a build's."""
+    try:
+        names = sorted(os.listdir(cwd))
+    except OSError:
+        return []
+    return [os.path.join(cwd, n) for n in names if not n.startswith((".", "_")) and n not in NOT_SITES
+            and os.path.isdir(os.path.join(cwd, n))]
+
+
+NOT_SITES = frozenset({"node_modules", "vendor", "build", "dist", "target", "venv"})
 
 
 def likeliest_docs(cwd: str) -> tuple[str, int] | None:
