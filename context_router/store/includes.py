@@ -268,9 +268,10 @@ def _shared(line: str, docs_root: str, site: str, here: str, read: Read, depth: 
     if found is None:
         return None
     path, text = found
-    if text.startswith("---"):
-        close = text.find("\n---", 3)
-        text = text[text.find("\n", close + 4) + 1:] if close >= 0 else text
+    close = text.find("\n---", 3) if text.startswith("---") else -1
+    if close >= 0:  # its front matter, to the end of the closing line
+        after = text.find("\n", close + 4)
+        text = text[after + 1:] if after >= 0 else ""
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
     return text.strip("\n")
