@@ -560,7 +560,7 @@ def default_docs(cwd: str) -> str:
     # A site in a folder of any name, when it is the only one: tried as a new user would on a runtime's docs repo,
     # whose Hugo site is `daprdocs/` (its config.toml beside `content/`), `ctx init` found no docs folder.
     named = [found for folder in _top_folders(cwd)
-             if (found := _configured_docs(folder) or _site_docs(folder, plain=False))]
+             if (found := _configured_docs(folder) or _site_docs(folder, plain=False)) and os.path.isdir(found)]
     return os.path.relpath(named[0], cwd) if len(named) == 1 else "docs"
 
 
