@@ -49,6 +49,18 @@ def test_doctor_in_a_configured_project(ctx, fresh):
     assert "another context router's hook is installed" in out and "fix: ctx hook install claude --replace" in out
 
 
+def test_doctor_mentions_a_watcher_for_a_big_folder_as_a_note_not_a_problem(ctx, fresh, monkeypatch):
+    """Tried as a new user would on a load tester's docs (1,032): `ctx doctor` found "1 problem", no watcher,
+    where the hook's resident server observes the folder and a turn that stats the docs is as fast."""
+    from context_router.faces import doctor
+    assert "ok: watcher: none (not needed under 1,000 docs)" in ctx("doctor").out
+    monkeypatch.setattr(doctor, "WATCH_FROM", 1)
+    res = ctx("doctor")
+    assert res.code == 0 and res.out.endswith("all good\n"), res.out
+    assert ("note: watcher: none; a hook turn's resident server observes the docs between turns, other turns stat "
+            "all 1 docs to notice edits\n  fix: ctx watch (beside the editor)") in res.out
+
+
 def test_doctor_without_a_config_says_why_the_hook_does_nothing(ctx, tmp_path, monkeypatch):
     monkeypatch.delenv("CTX_STATE")
     (tmp_path / "bare" / ".git").mkdir(parents=True)
