@@ -42,6 +42,22 @@ def test_stats_of_a_known_conversation(ctx, tmp_path):
     assert "saving:" in text and "never shown: c.md" in text
 
 
+def test_stats_table_keeps_the_end_of_a_long_path(ctx, tmp_path):
+    """Tried as a new user would on a load tester's docs: four rows of the table read
+    `docs/sources/k6/next/javascript-api/jslib/aw`, the paths cut where the docs of one folder begin to differ."""
+    deep = "docs/sources/k6/next/javascript-api/jslib/aws/secretsmanagerclient"
+    write_docs(tmp_path / "docs", {f"{deep}/listSecrets.md": "# listSecrets\n\nLists the secrets.\n",
+                                   f"{deep}/getSecret.md": "# getSecret\n\nGets a secret.\n", "a.md": A})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: docs\nsemantic: {enabled: false}\n", encoding="utf-8")
+    ctx("route", "listSecrets getSecret", "--config", str(cfg))
+    rows = ctx("stats", "--config", str(cfg)).out.split("\n")
+    table = rows[rows.index(next(r for r in rows if r.startswith("doc "))):]
+    assert any(r.startswith("…") and "secretsmanagerclient/listSecrets.md" in r for r in table), table
+    assert any("secretsmanagerclient/getSecret.md" in r for r in table), table
+    assert len({len(r) for r in table[:3]}) == 1  # the columns line up
+
+
 def test_stats_errors(ctx, tmp_path):
     cfg = project(tmp_path)
     res = ctx("stats", "--session", "nobody", "--config", str(cfg))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .report import Explanation, LastTurn, Status
@@ -205,6 +205,19 @@ def sessions_table(rows: Any) -> str:
     return "\n".join(lines)
 
 
+DOC_COLUMN = 60  # the widest doc column of `ctx stats`: a longer path keeps its end
+
+
+def _doc_width(paths: Iterable[str]) -> int:
+    return min(DOC_COLUMN, max((len(p) for p in paths), default=3))
+
+
+def _tail(path: str, width: int) -> str:
+    """The path in `width` chars: a longer one keeps its end, where the docs of one folder differ (tried as a new
+    user would on a load tester's docs, four rows read `docs/sources/k6/next/javascript-api/jslib/aw`)."""
+    return path if len(path) <= width else "…" + path[len(path) - width + 1:]
+
+
 def stats_report(st: Any) -> str:
     """`ctx stats` as plain text."""
     lines = [f"sessions: {', '.join(st.sessions) or '-'}; turns: {st.turns}; docs: {st.n_docs}"]
@@ -230,8 +243,9 @@ def stats_report(st: Any) -> str:
                      f"({st.memory_saving:.0%} of what the turns would have sent)")
     if st.docs:
         lines.append("")
-        lines.append(f"{'doc':<44} {'full':>5} {'header':>7} {'left out':>9}")
-        lines += [f"{d.path[:44]:<44} {d.full:>5} {d.header:>7} {d.left_out:>9}" for d in st.docs]
+        w = _doc_width(d.path for d in st.docs)
+        lines.append(f"{'doc':<{w}} {'full':>5} {'header':>7} {'left out':>9}")
+        lines += [f"{_tail(d.path, w):<{w}} {d.full:>5} {d.header:>7} {d.left_out:>9}" for d in st.docs]
     if st.keywords:
         lines.append("")
         lines.append("keywords that fired most: " + ", ".join(f"{k} ({n})" for k, n in st.keywords))
@@ -250,8 +264,10 @@ def use_report(use: Any) -> list[str]:
     lines = ["", f"what the model used ({use.sessions} session(s) with a transcript): "
                  f"{len(use.used)} doc(s) used, {len(use.unused)} sent and never used"]
     if use.docs:
-        lines.append(f"{'doc, sent most and used least first':<44} {'sent':>5} {'used':>5}")
-        lines += [f"{d.path[:44]:<44} {d.sent:>5} {d.used:>5}" for d in use.docs[:15]]
+        head = "doc, sent most and used least first"
+        w = max(len(head), _doc_width(d.path for d in use.docs[:15]))
+        lines.append(f"{head:<{w}} {'sent':>5} {'used':>5}")
+        lines += [f"{_tail(d.path, w):<{w}} {d.sent:>5} {d.used:>5}" for d in use.docs[:15]]
     quoted = [f"{p} ({', '.join(s)})" if s else p for p, s in use.used]
     if quoted:
         lines.append("used: " + "; ".join(quoted[:10]) + (f"; +{len(quoted) - 10} more" if len(quoted) > 10 else ""))
