@@ -655,6 +655,10 @@ def test_version_folders_are_found_by_their_names_and_mirrored_pages():
     named = [*(f"docs/{p}" for p in pages), *(f"website/versioned_docs/version-stable/{p}" for p in pages)]
     assert scaffold.versions(named) == ["website/versioned_docs/version-stable"]
     assert scaffold.versions(["docs/version-history.md", "docs/a/version-notes/x.md", *pages]) == []
+    # A version beside one that mirrors the current docs is one too, whatever its pages' paths (a gateway's Hugo
+    # site: `en/v0.2/` to `en/v0.5/`, an older layout, stayed beside `en/latest/` and its mirrors `en/v1.x/`)
+    hugo = [*(f"en/{v}/{p}" for v in ("latest", "v1.0", "v1.1") for p in pages), "en/v0.2/user/old.md"]
+    assert scaffold.versions(hugo) == ["en/v0.2", "en/v1.0", "en/v1.1"]
     # A pre-release is a version, older than its release
     assert scaffold._version("version-1.0.0-beta.10") < scaffold._version("version-1.0.0") < \
         scaffold._version("v1.0.1")

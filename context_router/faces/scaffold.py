@@ -314,6 +314,11 @@ def versions(paths: Iterable[str]) -> list[str]:
     named = {f for f in by_folder if f.rpartition("/")[0].rpartition("/")[2] in VERSION_FOLDERS}
     if named and len(outside) >= MIRROR_SHARE * max(len(pages) for pages in by_folder.values()):
         older = sorted({*older, *named})  # current docs beside them, not a README or two
+    # ... and so is a version beside one that mirrors the current docs, whatever its pages' paths: tried as a new
+    # user would on a gateway's Hugo site, `en/v1.0/` to `en/v1.9/` were left out beside `en/latest/`, and
+    # `en/v0.2/` to `en/v0.5/` (an older layout) stayed, which `ctx check` then called other versions.
+    beside = {f.rpartition("/")[0] for f in older}
+    older = sorted({*older, *(f for f in by_folder if f.rpartition("/")[0] in beside)})
     if older or len(by_folder) < 2:
         return older
     # The newest version of each folder of versions is kept (a web framework's `api/3x`, `api/4x`, `api/5x` beside
