@@ -28,6 +28,7 @@ class Check:
     message: str
     fix: str | None = None  # the command (or step) that fixes it
 
+
 WATCH_FROM = 1000  # docs from which `ctx doctor` mentions `ctx watch`
 
 
