@@ -1317,8 +1317,12 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
     write_docs(tmp_path, {"docs/a.md": "# A\n", "README.md": "# Engine\n", "service/matching/README.md": "# M\n",
                           "service/history/README.md": "# H\n", "CONTRIBUTING.md": "# C\n",
                           "vendor/x/README.md": "# X\n", "tests/fixtures/project/README.md": "# Fixture\n",
-                          # ... nor a site's blog posts (a formatter's 44), as `ctx init .` leaves them out too
-                          "website/blog/2024-01-12-3.2.0.md": "# Prettier 3.2\n"})
+                          # ... nor a site's blog posts (a formatter's 44), as `ctx init .` leaves them out too,
+                          "website/blog/2024-01-12-3.2.0.md": "# Prettier 3.2\n",
+                          # ... nor the docs' old versions, which mirror the docs taken (a package manager's site:
+                          # 500 pages of ten versions were counted)
+                          "versioned_docs_archived/version-9.x/a.md": "# A\n",
+                          "versioned_docs_archived/version-8.x/a.md": "# A\n"})
     res = ctx("init")
     assert res.code == 0, res.err
     assert ("note: 4 more doc files here are outside docs (CONTRIBUTING.md, README.md, "

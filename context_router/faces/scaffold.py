@@ -637,9 +637,10 @@ def outside(cwd: str, docs: str) -> list[str]:
     # ... as `ctx init .` would leave them (what their paths say: vendored code, translations, old versions,
     # fixtures, blogs...): a package manager's 28 test fixtures' READMEs were counted, a formatter's 44 blog posts
     # and 24 pages of its last version
-    rest = [rel for rel in files if not rel.startswith(prefix)]
-    found = left_out(rest)
-    return sorted(rel for rel in rest if not is_left_out(rel, found))
+    # (the docs taken among them: another version is found by the pages it mirrors; a package manager's site
+    # counted the 500 pages of its ten old versions)
+    found = left_out(files)
+    return sorted(rel for rel in files if not rel.startswith(prefix) and not is_left_out(rel, found))
 
 
 SITE_FOLDERS = (*sites.SITE_FOLDERS, os.path.join("packages", "docs"))  # beside the code; a monorepo's
