@@ -147,6 +147,19 @@ def test_a_sphinx_pages_includes_read_the_files_beside_the_code_and_nothing_hidd
     assert index.read_doc(docs, "change_log.md").startswith("```{include}")
 
 
+def test_a_sphinx_include_from_the_project_root_of_a_conf_py_that_builds_several(tmp_path):
+    """Tried as a new user would on a docs host's own docs: one `conf.py` builds `user/` and `dev/`, each its own
+    project, and `.. include:: /shared/admonition.rst` in `user/badges.rst` is `user/shared/admonition.rst`. The
+    conf.py's own folder comes first, as Sphinx reads a single project."""
+    docs = str(tmp_path / "docs")
+    write(docs, "conf.py", "project = 'x'\n")
+    write(docs, "user/shared/admonition.rst", ".. note::\n    Only on the business plan.\n")
+    write(docs, "user/badges.rst", "Badges\n======\n\n.. include:: /shared/admonition.rst\n")
+    assert "Only on the business plan." in index.read_doc(docs, "user/badges.rst")
+    write(docs, "shared/admonition.rst", "From the root.\n")
+    assert "From the root." in index.read_doc(docs, "user/badges.rst")
+
+
 def test_grafanas_shared_content_is_the_file_in_the_nearest_shared_folder_without_its_front_matter(tmp_path):
     """Tried as a new user would on a load tester's Hugo docs: a module's page was `# k6/http` and its
     `{{< docs/shared lookup="javascript-api/k6-http.md" source="k6" version="<K6_VERSION>" >}}` line. Each

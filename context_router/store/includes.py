@@ -234,9 +234,12 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
 
 def _included(arg: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
     """A Quarto or Sphinx include: the file, from the page's folder, or from the project's (its `_quarto.yml`,
-    Sphinx's `conf.py`) when the name starts with `/`; its own includes read in turn."""
+    Sphinx's `conf.py`) when the name starts with `/`, else from the nearest folder above the page that holds it
+    (a `conf.py` that builds several projects, each its folder's: tried as a new user would on a docs host's own
+    docs, `.. include:: /shared/admonition-rtd-business.rst` is `user/shared/`); its own includes read in turn."""
     name = arg.strip("\"'")
-    found = _resolve(name[1:], [site], site, read) if name.startswith("/") else _resolve(name, [here], site, read)
+    found = _resolve(name[1:], [site, *_up_to(here, site)], site, read) if name.startswith("/") else \
+        _resolve(name, [here], site, read)
     if found is None:
         return None
     path, text = found
@@ -257,14 +260,7 @@ def _shared(line: str, docs_root: str, site: str, here: str, read: Read, depth: 
     end = line.find(quote, at + 8)
     if end < 0:
         return None
-    bases = []
-    folder, top = os.path.realpath(here), os.path.realpath(docs_root)
-    while True:
-        bases.append(os.path.join(folder, "shared"))
-        if folder == top or not folder.startswith(top + os.sep):
-            break
-        folder = os.path.dirname(folder)
-    found = _resolve(line[at + 8:end], bases, site, read)
+    found = _resolve(line[at + 8:end], [os.path.join(f, "shared") for f in _up_to(here, docs_root)], site, read)
     if found is None:
         return None
     path, text = found
@@ -275,6 +271,16 @@ def _shared(line: str, docs_root: str, site: str, here: str, read: Read, depth: 
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
     return text.strip("\n")
+
+
+def _up_to(here: str, top: str) -> list[str]:
+    """The page's folder and those above it, nearest first, up to `top` (the page's alone when it is outside)."""
+    folder, top = os.path.realpath(here), os.path.realpath(top)
+    out = [folder]
+    while folder != top and folder.startswith(top + os.sep):
+        folder = os.path.dirname(folder)
+        out.append(folder)
+    return out
 
 
 def _bound(site: str) -> str:
