@@ -1320,7 +1320,7 @@ def test_init_says_what_markdown_it_left_outside_the_docs_folder(ctx, tmp_path):
                           # ... nor a site's blog posts (a formatter's 44), as `ctx init .` leaves them out too,
                           "website/blog/2024-01-12-3.2.0.md": "# Prettier 3.2\n",
                           # ... nor the docs' old versions, which mirror the docs taken (a package manager's site:
-                          # 500 pages of ten versions were counted)
+                          # 521 pages of old versions were counted)
                           "versioned_docs_archived/version-9.x/a.md": "# A\n",
                           "versioned_docs_archived/version-8.x/a.md": "# A\n"})
     res = ctx("init")
@@ -1640,7 +1640,7 @@ def test_init_takes_the_one_site_in_a_folder_of_any_name(ctx, tmp_path, monkeypa
 
 
 def test_init_leaves_out_the_pages_that_show_another_page(ctx, tmp_path):
-    """Tried as a new user would on a data-fetching library's docs: 77 pages of six frameworks are front matter
+    """Tried as a new user would on a data-fetching library's docs: 77 pages of four frameworks are front matter
     alone, `ref:` the React page their site shows, and were routed as their titles (an empty one HOT). A page
     with text of its own beside its `ref:` (its examples) stays."""
     write_docs(tmp_path, {

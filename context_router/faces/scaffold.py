@@ -638,7 +638,7 @@ def outside(cwd: str, docs: str) -> list[str]:
     # fixtures, blogs...): a package manager's 28 test fixtures' READMEs were counted, a formatter's 44 blog posts
     # and 24 pages of its last version
     # (the docs taken among them: another version is found by the pages it mirrors; a package manager's site
-    # counted the 500 pages of its ten old versions)
+    # counted the 521 pages of its old versions)
     found = left_out(files)
     return sorted(rel for rel in files if not rel.startswith(prefix) and not is_left_out(rel, found))
 
@@ -920,7 +920,7 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
 def copies(paths: Sequence[str], docs_root: str) -> list[str]:
     """The pages that show another page of the docs and hold no text of their own: front matter
     `ref: docs/framework/react/guides/caching.md` (TanStack's sites show that page, its names replaced). Tried as
-    a new user would on a data-fetching library's docs: 77 such pages of six frameworks were routed as their titles
+    a new user would on a data-fetching library's docs: 77 such pages of four frameworks were routed as their titles
     alone, an empty one HOT for "how does prefetching work"."""
     listed = set(paths)
     root = os.path.realpath(docs_root)
