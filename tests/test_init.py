@@ -1639,6 +1639,27 @@ def test_init_takes_the_one_site_in_a_folder_of_any_name(ctx, tmp_path, monkeypa
     assert res.code != 0 and "no docs folder found here" in res.err, res.err
 
 
+def test_init_leaves_out_a_gallery_of_other_projects_pages(ctx, tmp_path):
+    """Tried as a new user would on a static site generator's docs: four of its 129 themes' pages (each a theme's
+    README, its repository in the front matter, a blank line before it) were HOT for "how do I add a taxonomy for
+    tags", its page on taxonomies WARM. A folder of pages that link one repository each is no gallery."""
+    themes = {f"themes/theme{i}/index.md": f'\n+++\ntitle = "theme{i}"\n[extra]\n'
+                                            f'repository = "https://github.com/someone{i}/theme{i}.git"\n+++\n\n'
+                                            f"# theme{i}\n\nSet taxonomies for tags in config.toml.\n"
+              for i in range(12)}
+    write_docs(tmp_path / "content", {**themes, "themes/_index.md": "+++\ntemplate = 'themes.html'\n+++\n",
+                                      "documentation/taxonomies.md": "+++\ntitle = 'Taxonomies'\n+++\n\n"
+                                                                    "Add a taxonomy for tags in config.toml.\n",
+                                      **{f"guides/g{i}.md": f"---\ntitle: G{i}\nrepo: https://github.com/org/site\n"
+                                                            f"---\n\nA guide.\n" for i in range(12)},
+                                      "config.toml": "base_url = '/'\n"})
+    res = ctx("init", "content")
+    assert res.code == 0 and "other projects' pages left out: themes/;" in res.out, res.out
+    derived = derived_keywords(tmp_path)
+    assert not any(p.startswith("themes/") for p in derived) and "guides/g0.md" in derived
+    assert "HOT] documentation/taxonomies.md" in ctx("route", "--dry-run", "add a taxonomy for tags").out
+
+
 def test_init_leaves_out_the_pages_that_show_another_page(ctx, tmp_path):
     """Tried as a new user would on a data-fetching library's docs: 77 pages of four frameworks are front matter
     alone, `ref:` the React page their site shows, and were routed as their titles (an empty one HOT). A page

@@ -745,6 +745,8 @@ LEFT_OUT = {
                   "maintainers, licence)", "file", "to leave them out"),
     "drafts": ("drafts left out", "marked in their front matter as pages the site does not publish (`draft: true`, "
                "`hidden: true`, Hugo's `_build: {render: never}`)", "page", "to leave them out"),
+    "gallery": ("other projects' pages left out", "pages about other projects, each naming its own repository (a "
+                "gallery of themes or plugins)", "folder", "to leave them out"),
     "copies": ("copies left out", "pages that show another page (front matter `ref:`) and hold no text of their "
                "own", "page", "to leave them out"),
     "included": ("included pages left out", "pages that other pages include (read where they are included)",
@@ -830,6 +832,9 @@ def left_out(paths: Iterable[str], docs_root: str | None = None) -> dict[str, li
         pages = copies([p for p in kept if not is_left_out(p, found)], docs_root)
         if pages:
             found["copies"] = pages
+        folders = galleries([p for p in kept if not is_left_out(p, found)], docs_root)
+        if folders:
+            found["gallery"] = folders
     summary = sites.find_summary(docs_root) if docs_root is not None else None
     if summary is not None and docs_root is not None:
         rel = os.path.relpath(summary[0], docs_root).replace(os.sep, "/")
@@ -890,6 +895,16 @@ def included(paths: Sequence[str], docs_root: str) -> list[str]:
 FRONT_MATTER_BYTES = 16384  # of a doc, read for its front matter's draft mark
 
 
+def _front_matter(docs_root: str, rel: str) -> tuple[dict[str, Any], str]:
+    """(a doc's front matter, the text after it), from its first FRONT_MATTER_BYTES; ({}, "") when it has none
+    (a blank line may come before it: a static site generator's 129 theme pages)."""
+    text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
+    if text is None or not text.lstrip("\ufeff \r\n").startswith(("---", "+++")):
+        return {}, ""
+    meta, body, _ = index.split_front_matter(text)
+    return meta, body
+
+
 def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     """The pages whose front matter says the site does not publish them: `draft: true` (Docusaurus, Hugo,
     Jekyll), `published: false` on a Jekyll or Hexo site (their `_config.yml`: elsewhere it may only keep a page
@@ -901,10 +916,7 @@ def drafts(paths: Sequence[str], docs_root: str) -> list[str]:
     out = []
     unpublished = includes.marked_folder(docs_root, JEKYLL_CONFIGS) is not None
     for rel in paths:
-        text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
-        if text is None or not text.lstrip("\ufeff").startswith(("---", "+++")):
-            continue
-        meta = index.split_front_matter(text)[0]
+        meta = _front_matter(docs_root, rel)[0]
         build = meta.get("_build")
         if meta.get("draft") is True or meta.get("hidden") is True or (
                 unpublished and meta.get("published") is False) or (
@@ -926,14 +938,39 @@ def copies(paths: Sequence[str], docs_root: str) -> list[str]:
     root = os.path.realpath(docs_root)
     out = []
     for rel in paths:
-        text = index.read_text(docs_root, rel, limit=FRONT_MATTER_BYTES)
-        if text is None or not text.lstrip("\ufeff").startswith("---"):
-            continue
-        meta, body, _ = index.split_front_matter(text)
+        meta, body = _front_matter(docs_root, rel)
         ref = meta.get("ref")
         if isinstance(ref, str) and not body.strip() and _names_page(ref.strip(), rel, root, listed):
             out.append(rel)
     return sorted(out)
+
+
+GALLERY_MIN = 10  # pages, each naming a repository of its own, that make their folder a gallery of other projects
+GALLERY_SHARE = 0.8  # ... and this share of the folder's pages
+
+
+def galleries(paths: Sequence[str], docs_root: str) -> list[str]:
+    """The folders whose pages are each about another project, naming its repository in their front matter
+    (`[extra] repository = "https://github.com/.../coffee"`): a site's gallery of themes or plugins, their own
+    READMEs. Tried as a new user would on a static site generator's docs: four of its 129 themes' pages were HOT
+    for "how do I add a taxonomy for tags", its page on taxonomies WARM. A bundle's `index.md` counts for the folder
+    above its own."""
+    named: dict[str, set[str]] = {}
+    size: Counter[str] = Counter()
+    for rel in paths:
+        folder = os.path.dirname(rel)
+        if os.path.basename(rel) == "index.md":
+            folder = os.path.dirname(folder)
+        if not folder:
+            continue
+        size[folder] += 1
+        meta = _front_matter(docs_root, rel)[0]
+        repo = next((v for block in (meta, meta.get("extra"), meta.get("params")) if isinstance(block, dict)
+                     for key in ("repository", "repo") if isinstance(v := block.get(key), str)), None)
+        if repo is not None and repo.startswith(("https://", "http://")):
+            named.setdefault(folder, set()).add(repo.rstrip("/").removesuffix(".git").lower())
+    return sorted(f for f, repos in named.items()
+                  if len(repos) >= GALLERY_MIN and len(repos) >= GALLERY_SHARE * size[f])
 
 
 def _names_page(ref: str, rel: str, root: str, listed: set[str]) -> bool:
