@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 CONFIG_NAME = "config.yaml"
+SIDE_NAME = "ctx.yaml"  # ctx's config beside another tool's config.yaml (a Hugo site's), found as config.yaml is
 ENV_CONFIG = "CTX_CONFIG"
 PIN_LEVELS = ("warm", "hot")
 
@@ -149,8 +150,8 @@ class Config:
 
 
 def discover(option: str | None, cwd: str | None = None) -> str | None:
-    """--config, then $CTX_CONFIG, then the nearest ctx config.yaml from the working folder up to the
-    repository root; None means the embedded defaults."""
+    """--config, then $CTX_CONFIG, then the nearest ctx config.yaml (or ctx.yaml, where a site's config.yaml
+    took the name) from the working folder up to the repository root; None means the embedded defaults."""
     cwd = cwd or os.getcwd()
     explicit = option or os.environ.get(ENV_CONFIG)
     if explicit:
@@ -163,6 +164,9 @@ def discover(option: str | None, cwd: str | None = None) -> str | None:
         candidate = os.path.join(folder, CONFIG_NAME)
         if os.path.isfile(candidate) and is_ctx_config(candidate):
             return candidate
+        side = os.path.join(folder, SIDE_NAME)
+        if os.path.isfile(side):
+            return side
         parent = os.path.dirname(folder)
         if parent == folder or os.path.exists(os.path.join(folder, ".git")):
             return None  # the repository's root (or the file system's) ends the search

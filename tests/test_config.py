@@ -103,6 +103,19 @@ def test_discovery_order(tmp_path, monkeypatch):
     assert config.discover(None, cwd) is None
 
 
+def test_ctx_yaml_is_found_where_a_sites_config_yaml_took_the_name(tmp_path):
+    """A Hugo site's config.yaml is passed over; ctx's own config beside it is ctx.yaml. ctx's config.yaml, where
+    there is one, comes first."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "config.yaml").write_text("baseURL: /\ntitle: etcd\n")
+    (tmp_path / "docs").mkdir()
+    assert config.discover(None, str(tmp_path / "docs")) is None
+    (tmp_path / "ctx.yaml").write_text("docs: content\n")
+    assert config.discover(None, str(tmp_path / "docs")) == str(tmp_path / "ctx.yaml")
+    (tmp_path / "docs" / "config.yaml").write_text("budget_chars: 1\n")
+    assert config.discover(None, str(tmp_path / "docs")) == str(tmp_path / "docs" / "config.yaml")
+
+
 def test_an_error_about_a_key_with_a_line_break_is_one_line(tmp_path):
     from context_router.config import load
 

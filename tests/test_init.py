@@ -1624,6 +1624,29 @@ def test_a_sphinx_source_inside_the_docs_folder_is_taken(ctx, tmp_path):
     assert ctx("check").out == "ok: config and docs look right\n"
 
 
+def test_init_writes_ctx_yaml_beside_a_sites_own_config_yaml_and_never_overwrites_it(ctx, tmp_path):
+    """Tried as a new user would on a key-value store's Hugo site: its root config.yaml is Hugo's, and `ctx init`
+    said it existed and offered `--force` to overwrite it. ctx's config is ctx.yaml beside it now, found as
+    config.yaml is; another tool's config named with -o is never overwritten."""
+    hugo = "baseURL: /\ntitle: Store\nparams:\n  version: 3.6\n"
+    write_docs(tmp_path, {"config.yaml": hugo, "content/en/docs/maintenance.md": "# Maintenance\n\nDefragment "
+                                                                                  "the database to reclaim space.\n",
+                          "content/en/docs/faq.md": "# FAQ\n\nQuestions.\n", ".git/HEAD": ""})
+    res = ctx("init", "content/en")
+    assert res.code == 0 and "note: config.yaml here is another tool's config" in res.err, res.err
+    assert "wrote ctx.yaml (docs: content/en;" in res.out and "ctx hook install claude" in res.out
+    assert (tmp_path / "config.yaml").read_text() == hugo
+    assert ctx("check").out == "ok: config and docs look right\n"
+    assert "HOT] docs/maintenance.md" in ctx("route", "--dry-run", "defragment the database").out
+    res = ctx("init", "content/en")
+    assert res.code == 2 and "ctx.yaml already exists (use --force to overwrite)" in res.err
+    assert ctx("init", "content/en", "--force").code == 0 and (tmp_path / "config.yaml").read_text() == hugo
+    (tmp_path / "site.yaml").write_text(hugo)
+    res = ctx("init", "content/en", "-o", "site.yaml", "--force")
+    assert res.code == 2 and "site.yaml is another tool's config" in res.err and "never overwrites" in res.err
+    assert (tmp_path / "site.yaml").read_text() == hugo
+
+
 def test_init_takes_the_one_site_in_a_folder_of_any_name(ctx, tmp_path, monkeypatch):
     """Tried as a new user would on a runtime's docs repo: its Hugo site is `daprdocs/` (config.toml beside
     `content/`), and a plain `ctx init` found no docs folder. Two such sites leave the choice to the user."""

@@ -410,8 +410,13 @@ def init(docs: str | None = typer.Argument(
     Examples: ctx init docs
               ctx init --from-claude-cognitive .claude/keywords.json
     """
+    from ..config import CONFIG_NAME, SIDE_NAME, is_ctx_config
     from . import scaffold
 
+    if output == CONFIG_NAME and os.path.exists(output) and not is_ctx_config(output):
+        _warn(f"note: {output} here is another tool's config (a site generator's): ctx's is {SIDE_NAME} beside it, "
+              "found as config.yaml would be")
+        output = SIDE_NAME
     scaffold.check_target(output, force)
     named = docs is not None
     if docs is None:

@@ -1128,8 +1128,16 @@ def leave_out(docs: str, groups: Mapping[str, Sequence[str]]) -> str | None:
 
 def check_target(target: str, force: bool) -> None:
     """Refuse to overwrite a config without --force: before any doc is read (tried as a new user would, `ctx
-    init .` read 7,400 docs for 6 s, then said the config was there)."""
-    if os.path.exists(target) and not force:
+    init .` read 7,400 docs for 6 s, then said the config was there); and another tool's config.yaml, even with
+    it (tried as a new user would on a key-value store's Hugo site, init offered `--force` over the site's own
+    config.yaml)."""
+    if not os.path.exists(target):
+        return
+    if not config_mod.is_ctx_config(target):
+        raise InputError(f"{target} is another tool's config (none of its keys is ctx's), and ctx never overwrites "
+                         f"it: write ctx's beside it (`ctx init DOCS -o ctx.yaml`) and name it to ctx (`--config "
+                         f"ctx.yaml`, or $CTX_CONFIG)")
+    if not force:
         raise InputError(f"{target} already exists (use --force to overwrite)")
 
 
