@@ -1135,8 +1135,8 @@ def check_target(target: str, force: bool) -> None:
         return
     if not config_mod.is_ctx_config(target):
         raise InputError(f"{target} is another tool's config (none of its keys is ctx's), and ctx never overwrites "
-                         f"it: write ctx's beside it (`ctx init DOCS -o ctx.yaml`) and name it to ctx (`--config "
-                         f"ctx.yaml`, or $CTX_CONFIG)")
+                         f"it: write ctx's beside it as {config_mod.SIDE_NAME} (`ctx init DOCS -o "
+                         f"{config_mod.SIDE_NAME}`), found as config.yaml is")
     if not force:
         raise InputError(f"{target} already exists (use --force to overwrite)")
 
