@@ -53,6 +53,7 @@ class TurnRequest:
     contained: bool = False  # a found (not chosen) config may name docs only inside its own folder
     memory: bool | None = None  # send only what the conversation lacks (None: as the host keeps its history)
     restore: bool = False  # the conversation was compacted: what the last turn showed, sent again, no score moved
+    machine: bool = False  # the host says no person wrote the prompt: served read-only, as machine text is
 
 
 def host_measure(host: str | None) -> Callable[[str], int]:
@@ -673,7 +674,7 @@ def run_turn(ws: Workspace, req: TurnRequest, warn: Warn | None = None, now: flo
     notices: list[str] = []
     # Bytes smuggled in as surrogates (an argument that is not UTF-8) can be neither matched nor stored.
     prompt = human_part(req.prompt.encode("utf-8", "replace").decode("utf-8"))
-    typed = bool(prompt.strip()) and not req.restore
+    typed = bool(prompt.strip()) and not req.restore and not req.machine
     if not typed and not req.restore:  # nothing a person typed: a read-only turn that moves no score
         notices.append("note: this prompt is machine text only (a task notification or the like): "
                        "served read-only")

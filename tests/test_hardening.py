@@ -166,6 +166,23 @@ def test_prompts_nobody_typed_move_nothing(tmp_path):
     assert mixed.advanced and "beta.md" not in {e.path for e in mixed.plan.entries}
 
 
+def test_a_prompt_claude_code_says_no_person_wrote_moves_nothing(tmp_path):
+    """Claude Code's `source`: `system` (a message from another session, a task's notice) is served read-only
+    whatever its text; `poll_event` (not yet delivered) is not answered; a person's prompt is a turn."""
+    cfg = project(tmp_path, {"alpha.md": "# Alpha\n", "beta.md": "# Beta\n"})
+    hook("claude", payload("alpha", tmp_path), "--config", str(cfg))
+
+    def sent(prompt: str, source: str) -> str:
+        code, out, err = hook("claude", payload(prompt, tmp_path, source=source), "--config", str(cfg))
+        assert code == 0
+        return out + err
+
+    peer = sent("please look at beta next", "system")
+    assert "HOT] alpha.md" in peer and "beta.md" not in peer and "machine text only" in peer
+    assert sent("beta", "poll_event") == ""
+    assert "HOT] beta.md" in sent("beta", "sdk")
+
+
 def test_rich_markup_in_names_and_keywords_is_text(ctx, tmp_path):
     from rich.console import Console
 

@@ -29,10 +29,14 @@ HOSTS = ("claude", "gemini", "codex", "cline", "plain")
 ENV_SESSION = "CTX_SESSION"
 MAX_SESSION_CHARS = 200
 
-# What a payload asks of the hook: a turn for its prompt, forgetting what the conversation was sent (it was
-# compacted or cleared), putting back what the compacted conversation needs (RESTORE), or nothing (an event ctx
-# does not act on).
-TURN, FORGET, RESTORE, IGNORE = "turn", "forget", "restore", "ignore"
+# What a payload asks of the hook: a turn for its prompt, a turn for text the host says nobody typed (MACHINE:
+# served read-only), forgetting what the conversation was sent (it was compacted or cleared), putting back what
+# the compacted conversation needs (RESTORE), or nothing (an event ctx does not act on).
+TURN, MACHINE, FORGET, RESTORE, IGNORE = "turn", "machine", "forget", "restore", "ignore"
+# Claude Code's `source` of a prompt no person wrote: `system` (a background task's notification, a message
+# from another session, an auto-continuation) is served read-only like a task notification; `poll_event` fires
+# before the event is delivered, so nothing is answered. Payloads without `source` are read by their text.
+CLAUDE_MACHINE, CLAUDE_UNDELIVERED = ("system",), ("poll_event",)
 
 
 def _options(args: list[str]) -> dict[str, str]:
@@ -114,7 +118,10 @@ def parse_payload(host: str, raw: bytes) -> tuple[str, str, str | None, str | No
     prompt = _prompt(data.get("prompt"))
     if host == "gemini" and prompt.strip() in GEMINI_COMPRESS:
         return IGNORE, "", session, cwd, transcript
-    return TURN, prompt, session, cwd, transcript
+    if host == "claude" and data.get("source") in CLAUDE_UNDELIVERED:
+        return IGNORE, "", session, cwd, transcript
+    kind = MACHINE if host == "claude" and data.get("source") in CLAUDE_MACHINE else TURN
+    return kind, prompt, session, cwd, transcript
 
 
 # Gemini CLI's /compress and its other names: `gemini -p /compress` sends the command on to BeforeAgent as a
@@ -216,7 +223,7 @@ def run_hook(host: str, args: list[str], stdin: BinaryIO | None = None, stdout: 
         if _heard_tool(host, raw, opts):
             return 0  # an after-tool event is answered by silence: the host shows nothing of it
         kind, prompt, session_id, cwd, transcript = parse_payload(host, raw)
-        if kind == TURN and not prompt.strip():
+        if kind in (TURN, MACHINE) and not prompt.strip():
             kind = IGNORE  # an empty prompt does not advance the turn and shows nothing
         if kind != IGNORE:
             context = _serve(host, kind, opts, prompt, session_id, cwd, warn, transcript)
@@ -272,7 +279,7 @@ def _serve(host: str, kind: str, opts: dict[str, str], prompt: str, session_id: 
         _forget_unheld(session, held_turns(transcript, workdir), config, opts.get("docs"), folder, warn)
     from ..router import TurnRequest, route
 
-    result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen,
+    result = route(TurnRequest(prompt, session=session, host=host, contained=not chosen, machine=kind == MACHINE,
                                dry_run="dry-run" in opts), config, opts.get("docs"), folder, warn)
     for notice in result.notices:
         warn(notice)

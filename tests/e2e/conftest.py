@@ -25,7 +25,7 @@ import pytest
 from ..conftest import REPO, SAMPLE_CONFIG, SAMPLE_DOCS
 from .model_server import ModelServer
 
-CLIENTS = {"claude": "@anthropic-ai/claude-code@2.1.197", "gemini": "@google/gemini-cli@0.61.0",
+CLIENTS = {"claude": "@anthropic-ai/claude-code@2.1.337", "gemini": "@google/gemini-cli@0.61.0",
            "codex": "@openai/codex@0.171.0"}
 NPM_TIMEOUT_S = 900
 RUN_TIMEOUT_S = 180
