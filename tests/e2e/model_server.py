@@ -12,6 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 SUMMARY = "<analysis>a</analysis>\n<summary>The user asked about the lighthouse GPU.</summary>"
+# A prompt with this in it is answered, in Anthropic's API, by a call of the Bash tool in the background: Claude
+# Code then sends the command's notice as a prompt of its own when the command ends.
+BACKGROUND = "(run it in the background)"
+BACKGROUND_CALL = {"command": "sleep 1; echo done", "description": "wait", "run_in_background": True}
 
 
 class ModelServer:
@@ -132,6 +136,19 @@ class _Handler(BaseHTTPRequestHandler):
                   "cache_read_input_tokens": 0}
         message = {"id": f"msg_{self.n}", "type": "message", "role": "assistant", "model": body.get("model", "m"),
                    "stop_reason": None, "stop_sequence": None, "usage": tokens}
+        if BACKGROUND.encode() in raw and b'"tool_result"' not in raw and body.get("stream") and body.get("tools"):
+            call = {"type": "tool_use", "id": f"toolu_{self.n}", "name": "Bash", "input": {}}
+            self._events([
+                ("message_start", {"type": "message_start", "message": {**message, "content": []}}),
+                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": call}),
+                ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+                    "type": "input_json_delta", "partial_json": json.dumps(BACKGROUND_CALL)}}),
+                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                                   "usage": {"output_tokens": 10}}),
+                ("message_stop", {"type": "message_stop"}),
+            ])
+            return
         if not body.get("stream"):
             self._json(200, {**message, "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"})
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, World, count, record_version
+from .model_server import BACKGROUND
 
 BASE = ["claude", "-p", "--output-format", "json"]
 AUTO = {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000"}
@@ -51,6 +52,17 @@ def test_auto_compaction_turn_holds_the_doc(world, server):
     assert count(t3.last, MARK) == 1
     t4 = world.run("claude", [*BASE, "--resume", sid, "is the lighthouse gpu still throttling?"], **AUTO)
     assert count(t4.last, MARK) == 1
+
+
+def test_a_background_commands_notice_moves_nothing(world):
+    """The model runs a command in the background; when it ends, Claude Code sends its `<task-notification>`
+    as a prompt of its own: ctx serves it read-only, so the turn does not advance past the user's one."""
+    installed(world)
+    t1 = world.run("claude", [*BASE, "--allowedTools", "Bash", "--", f"{PROMPT} {BACKGROUND}"])
+    assert t1.code == 0, t1.err
+    assert count(t1.last.get("messages"), "<task-id>") == 1, "no request for the command's notice"
+    assert count(t1.last, "[Turn 1]") == 2 and count(t1.last, "[Turn 2]") == 0
+    assert count(t1.last, MARK) == 1
 
 
 def test_hook_time_inside_the_client(world):
