@@ -16,6 +16,8 @@ SUMMARY = "<analysis>a</analysis>\n<summary>The user asked about the lighthouse 
 # Code then sends the command's notice as a prompt of its own when the command ends.
 BACKGROUND = "(run it in the background)"
 BACKGROUND_CALL = {"command": "sleep 1; echo done", "description": "wait", "run_in_background": True}
+# A prompt with this in it is answered by a call of the Read tool on the file the server's `read` names.
+READ = "(read the file)"
 
 
 class ModelServer:
@@ -23,6 +25,7 @@ class ModelServer:
         self.requests: list[dict[str, Any]] = []
         self.refused: list[str] = []
         self.usage = 50  # the input tokens each answer reports: raised to make a client compact
+        self.read = ""  # the file a READ prompt has the model read
         self._lock = threading.Lock()
         server = self
 
@@ -136,13 +139,16 @@ class _Handler(BaseHTTPRequestHandler):
                   "cache_read_input_tokens": 0}
         message = {"id": f"msg_{self.n}", "type": "message", "role": "assistant", "model": body.get("model", "m"),
                    "stop_reason": None, "stop_sequence": None, "usage": tokens}
-        if BACKGROUND.encode() in raw and b'"tool_result"' not in raw and body.get("stream") and body.get("tools"):
-            call = {"type": "tool_use", "id": f"toolu_{self.n}", "name": "Bash", "input": {}}
+        asks = b'"tool_result"' not in raw and body.get("stream") and body.get("tools")
+        call = self._tool_call(raw) if asks else None
+        if call is not None:
+            name, arguments = call
+            block = {"type": "tool_use", "id": f"toolu_{self.n}", "name": name, "input": {}}
             self._events([
                 ("message_start", {"type": "message_start", "message": {**message, "content": []}}),
-                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": call}),
+                ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
                 ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
-                    "type": "input_json_delta", "partial_json": json.dumps(BACKGROUND_CALL)}}),
+                    "type": "input_json_delta", "partial_json": json.dumps(arguments)}}),
                 ("content_block_stop", {"type": "content_block_stop", "index": 0}),
                 ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
                                    "usage": {"output_tokens": 10}}),
@@ -163,6 +169,14 @@ class _Handler(BaseHTTPRequestHandler):
                                "usage": {"output_tokens": 10}}),
             ("message_stop", {"type": "message_stop"}),
         ])
+
+    def _tool_call(self, raw: bytes) -> tuple[str, dict[str, Any]] | None:
+        """The tool call a prompt asks for (BACKGROUND, READ), or None."""
+        if BACKGROUND.encode() in raw:
+            return "Bash", BACKGROUND_CALL
+        if READ.encode() in raw:
+            return "Read", {"file_path": self.owner.read}
+        return None
 
     def _gemini(self, body: dict[str, Any], path: str, usage: int) -> None:
         config = body.get("generationConfig") or {}

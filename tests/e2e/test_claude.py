@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, World, count, record_version
-from .model_server import BACKGROUND
+from .model_server import BACKGROUND, READ
 
 BASE = ["claude", "-p", "--output-format", "json"]
 AUTO = {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000"}
@@ -63,6 +63,19 @@ def test_a_background_commands_notice_moves_nothing(world):
     assert count(t1.last.get("messages"), "<task-id>") == 1, "no request for the command's notice"
     assert count(t1.last, "[Turn 1]") == 2 and count(t1.last, "[Turn 2]") == 0
     assert count(t1.last, MARK) == 1
+
+
+def test_a_doc_the_model_read_is_named_not_sent_again(world, server):
+    """The model reads a doc with the Read tool; ctx's PostToolUse hook notes it, so the next turn that wants
+    that doc names it as already in the conversation instead of sending it a second time."""
+    installed(world)
+    server.read = str(world.project / "docs-sample" / "systems" / "vault.md")
+    t1 = world.run("claude", [*BASE, "--allowedTools", "Read", "--", f"{PROMPT} {READ}"])
+    assert t1.code == 0, t1.err
+    held = "A ZFS scrub runs every first Sunday"  # below vault.md's header, which the first turn shows
+    assert count(t1.last, held) == 1  # the Read tool's result
+    t2 = world.run("claude", [*BASE, "--resume", session(t1), "how full is the zfs pool on the vault nas?"])
+    assert count(t2.last, held) == 1 and count(t2.last, ALREADY) >= 1
 
 
 def test_hook_time_inside_the_client(world):
