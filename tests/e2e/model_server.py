@@ -139,8 +139,9 @@ class _Handler(BaseHTTPRequestHandler):
                   "cache_read_input_tokens": 0}
         message = {"id": f"msg_{self.n}", "type": "message", "role": "assistant", "model": body.get("model", "m"),
                    "stop_reason": None, "stop_sequence": None, "usage": tokens}
+        said = [m for m in body.get("messages") or [] if m.get("role") == "user"][-1:]
         asks = b'"tool_result"' not in raw and body.get("stream") and body.get("tools")
-        call = self._tool_call(raw) if asks else None
+        call = self._tool_call(said) if asks else None
         if call is not None:
             name, arguments = call
             block = {"type": "tool_use", "id": f"toolu_{self.n}", "name": name, "input": {}}
@@ -170,11 +171,12 @@ class _Handler(BaseHTTPRequestHandler):
             ("message_stop", {"type": "message_stop"}),
         ])
 
-    def _tool_call(self, raw: bytes) -> tuple[str, dict[str, Any]] | None:
-        """The tool call a prompt asks for (BACKGROUND, READ), or None."""
-        if BACKGROUND.encode() in raw:
+    def _tool_call(self, said: Any) -> tuple[str, dict[str, Any]] | None:
+        """The tool call the user's last message asks for (BACKGROUND, READ), or None."""
+        text = json.dumps(said)
+        if BACKGROUND in text:
             return "Bash", BACKGROUND_CALL
-        if READ.encode() in raw:
+        if READ in text:
             return "Read", {"file_path": self.owner.read}
         return None
 
@@ -184,7 +186,13 @@ class _Handler(BaseHTTPRequestHandler):
         if config.get("responseMimeType") == "application/json" or config.get("responseJsonSchema"):
             text = json.dumps({"reasoning": "r", "next_speaker": "user", "model_choice": "flash",
                                "complexity_reasoning": "r", "complexity_score": 10})
-        answer = {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP",
+        contents = body.get("contents") or [{}]
+        answered = any("functionResponse" in part for part in contents[-1].get("parts") or [])
+        call = self._tool_call(contents[-1]) if body.get("tools") and not answered else None
+        parts: list[dict[str, Any]] = [{"text": text}]
+        if call is not None and call[0] == "Read":
+            parts = [{"functionCall": {"name": "read_file", "args": {"file_path": self.owner.read}}}]
+        answer = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP",
                                   "index": 0}],
                   "usageMetadata": {"promptTokenCount": usage, "candidatesTokenCount": 10,
                                     "totalTokenCount": usage + 10}}

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, Turn, World, count, record_version, walk
+from .model_server import READ
 
 BASE = ["gemini", "--output-format", "json", "-p"]
 UNTRUSTED = 55  # `gemini -p` in a folder it does not trust
@@ -92,6 +93,20 @@ def test_automatic_compression_keeps_a_recent_doc_named(world):
     assert turn.code == 0, turn.err
     assert summarised(turn) and count(summarised(turn)[0], MARK) == 0  # the lighthouse turn was kept
     assert count(turn.last, MARK) == 1 and count(turn.last["contents"][-1], ALREADY) >= 1
+
+
+def test_a_doc_the_model_read_is_named_not_sent_again(world, server):
+    """The model reads a doc with read_file; ctx's AfterTool hook notes it, so the next turn that wants that
+    doc names it as already in the conversation instead of sending it a second time."""
+    installed(world)
+    server.read = str(world.project / "docs-sample" / "systems" / "vault.md")
+    t1 = world.run("gemini", [*BASE, f"{PROMPT} {READ}", "--yolo"])
+    assert t1.code == 0, t1.err
+    held = "A ZFS scrub runs every first Sunday"  # below vault.md's header, which the first turn shows
+    assert count(t1.last, held) >= 1  # read_file's result
+    t2 = world.run("gemini", [*BASE, "how full is the zfs pool on the vault nas?", *RESUME])
+    context = [t for t in walk(t2.last["contents"][-1]) if "hook_context" in t]
+    assert len(context) == 1 and held not in context[0] and ALREADY in context[0]
 
 
 def test_hook_time_inside_the_client(world):
