@@ -210,9 +210,24 @@ class _Handler(BaseHTTPRequestHandler):
                   "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": usage + 10}
         base = {"id": f"resp_{self.n}", "object": "response", "created_at": int(time.time()),
                 "model": body.get("model", "fake-model"), "status": "in_progress", "output": []}
+        items = body.get("input") or [{}]
+        said = [i for i in items if i.get("role") == "user"][-1:]
+        answered = items[-1].get("type") == "function_call_output"
+        call = self._tool_call(said) if body.get("tools") and not answered else None
+        if call is not None and call[0] == "Read":  # Codex reads a file with its shell
+            item = {"type": "function_call", "id": f"fc_{self.n}", "call_id": f"call_{self.n}", "status": "completed",
+                    "name": "exec_command", "arguments": json.dumps({"cmd": f"cat {self.owner.read}"})}
         done = {**base, "status": "completed", "output": [item], "usage": tokens}
         if not body.get("stream", True):
             self._json(200, done)
+            return
+        if item["type"] == "function_call":
+            self._events([
+                ("response.created", {"type": "response.created", "sequence_number": 0, "response": base}),
+                ("response.output_item.done", {"type": "response.output_item.done", "sequence_number": 1,
+                                               "output_index": 0, "item": item}),
+                ("response.completed", {"type": "response.completed", "sequence_number": 2, "response": done}),
+            ])
             return
         self._events([
             ("response.created", {"type": "response.created", "sequence_number": 0, "response": base}),

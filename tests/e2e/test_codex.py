@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .conftest import ALREADY, BOX, HOOK_MS, MARK, PROMPT, World, count, record_version
+from .model_server import READ
 
 BASE = ["codex", "exec"]
 COMPACT = ["-c", "model_auto_compact_token_limit=1000"]
@@ -62,6 +63,19 @@ def test_first_turn_resume_and_auto_compaction(world, server):
     c3 = world.run("codex", [*BASE, *COMPACT, "resume", sid, "is the lighthouse gpu still throttling?"])
     assert "context compacted" in c3.err
     assert count(c3.last, MARK) == 1
+
+
+def test_a_doc_the_model_read_is_named_not_sent_again(world, server):
+    """The model reads a doc with `cat` in its shell; ctx's PostToolUse hook notes it, so the next turn that
+    wants that doc names it as already in the conversation instead of sending it a second time."""
+    installed(world)
+    server.read = str(world.project / "docs-sample" / "systems" / "vault.md")
+    t1 = world.run("codex", [*BASE, f"{PROMPT} {READ}"])
+    assert t1.code == 0, t1.err
+    held = "A ZFS scrub runs every first Sunday"  # below vault.md's header, which the first turn shows
+    assert count(t1.last, held) == 1  # the command's output
+    t2 = world.run("codex", [*BASE, "resume", session(t1), "how full is the zfs pool on the vault nas?"])
+    assert count(t2.last, held) == 1 and count(t2.last, ALREADY) >= 1
 
 
 def test_hook_time_inside_the_client(world):
