@@ -1,5 +1,7 @@
 """A model API on 127.0.0.1 that keeps every request body it is sent and answers each client with the least it
 accepts: Anthropic's Messages API (Claude Code), the Gemini API (Gemini CLI), OpenAI's Responses API (Codex CLI).
+A prompt that says BACKGROUND or READ is answered by a call of the client's own tool first (a background command;
+reading the file the server's `read` names), so the client's tool events run as they do for a real model.
 A CONNECT (a client reaching elsewhere through the proxy this server also is) is refused. It runs in a thread of
 the test process, on a port the system picks, so there is no process to stop."""
 
