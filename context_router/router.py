@@ -15,7 +15,7 @@ from .errors import InputError
 from .records import FileScore, decayed, record
 from .store import index, near
 from .store.state import MEMORY, DatabaseError, Kept, Store, is_locked
-from .turn import attention, keywords, lexical, memory, render, sections, tiers, words
+from .turn import attention, keywords, lexical, memory, render, sections, tiers, variants, words
 from .turn.prompt import human_part
 from .workspace import (
     DocSettings,
@@ -139,8 +139,9 @@ def coactivation_ceiling(cfg: Config) -> float:
 
 
 def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, held: frozenset[str],
-             budget: int) -> lexical.LexicalTurn:
-    """The text evidence: ask the text index what the stage needs, hand it the answers."""
+             budget: int, also: Iterable[str] = ()) -> tuple[lexical.LexicalTurn, frozenset[str]]:
+    """The text evidence: ask the text index what the stage needs, hand it the answers; and the copies of the
+    variants the conversation does not use (variants.py; `also`: the docs its keywords hit), left out of it."""
     said = lexical.query_words(prompt)
     counts = store.lexical_doc_counts(said)
     said = lexical.unranked_phrases(said, counts, n_docs)
@@ -160,10 +161,17 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
             docs = lexical.lighter(docs, dict(store.lexical_search(second, lexical.FIELD_WEIGHTS, lexical.LIMIT)))
             secs = lexical.lighter(secs, {(p, n): s for p, n, s in store.section_search(
                 second, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)})
+    recent = [said, *memory.get("words", ())] if isinstance(memory, dict) else [said]
+    gone = variants.left_out({*docs, *(p for p, _ in secs), *also}, recent,
+                             lambda folder: store.paths_under(folder, variants.SCAN_LIMIT))
+    if gone:
+        docs = {p: s for p, s in docs.items() if p not in gone}
+        secs = {k: s for k, s in secs.items() if k[0] not in gone}
+        memory = variants.without(memory, gone)
     named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
     return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
                         cfg.hot.threshold, cfg.warm.threshold, held, lexical.names_topic(said, counts, n_docs),
-                        lexical.leaders(budget))
+                        lexical.leaders(budget)), gone
 
 
 COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little
@@ -469,13 +477,18 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
                               snap.n_docs, everything)
     lex_turn = None
     lex_signals: tuple[attention.Signal, ...] = ()
+    gone: frozenset[str] = frozenset()
     if cfg.semantic.enabled and cfg.semantic.lexical:
         held = frozenset(p for p, fs in previous.items() if fs.score >= cfg.hot.threshold)
-        lex_turn = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held, budget)
+        lex_turn, gone = _lexical(store, prompt, session.semantic.get("lexical") or {}, cfg, snap.n_docs, held,
+                                  budget, hits)
         lex_signals = lex_turn.signals
     weak_signals += broad_lifts(cfg, store, broad, hits, lex_turn.relevance if lex_turn is not None else {},
                                 snap.n_docs)
     signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()), *lex_signals)
+    if gone:  # the variants the conversation does not use get no evidence this turn, from any signal
+        hits = {p: kws for p, kws in hits.items() if p not in gone}
+        signals = tuple(s for s in signals if s.path not in gone)
     if work is not None and work.files:
         signals = (*signals, *work_signals(ws, work, frozenset(hits)))
     touched = {*hits, *pins, *(s.path for s in signals)}

@@ -882,6 +882,16 @@ class Store:
             return self.conn.execute(sql, (token, keyword)).fetchall()
         return self._select_in(sql + " AND path IN ({})", paths, (token, keyword))
 
+    def paths_under(self, folder: str, limit: int) -> list[str] | None:
+        """The indexed docs below a folder ("" for all), None when there are more than `limit`: a range of the
+        docs table's key, read as far as the limit."""
+        if folder:
+            rows = self.conn.execute("SELECT path FROM docs WHERE path >= ? AND path < ? AND NOT skipped LIMIT ?",
+                                     (folder + "/", folder + "0", limit + 1)).fetchall()
+        else:
+            rows = self.conn.execute("SELECT path FROM docs WHERE NOT skipped LIMIT ?", (limit + 1,)).fetchall()
+        return None if len(rows) > limit else [p for (p,) in rows]
+
     def hubs(self, paths: Iterable[str]) -> frozenset[str]:
         """Which of these docs are hubs (pages that mostly link to other pages)."""
         return frozenset(p for (p,) in self._select_in("SELECT path FROM docs WHERE hub AND path IN ({})", paths))

@@ -1,0 +1,91 @@
+"""Variant folders: sibling folders that hold the same pages for different frameworks, providers or platforms
+(`framework/react/guides/optimistic-updates.md` beside `framework/vue/guides/optimistic-updates.md`). When the
+conversation names one of them ("in my vue app"), the other variants' copies of the pages it has are the same
+answer for what the user does not use: they get no evidence this turn, so they take no room from its own.
+
+Pure: the router hands in the words, the ranked paths and the docs under a folder (the store's).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
+
+MIN_SHARED = 3  # pages a variant folder shares with its siblings (relative paths alike) ...
+SHARED_SHARE = 0.3  # ... and at least this share of its own pages
+MIN_VARIANTS = 3  # a family (frameworks, providers, platforms): two folders alike may be steps (install, run)
+SCAN_LIMIT = 2000  # docs read under one folder to tell its variants: a bigger folder is not looked at
+
+
+def parents(paths: Iterable[str]) -> dict[str, set[str]]:
+    """Each folder above these paths, with the child folders the paths pass through."""
+    out: dict[str, set[str]] = {}
+    for path in paths:
+        parts = path.split("/")
+        for i in range(len(parts) - 1):
+            out.setdefault("/".join(parts[:i]), set()).add(parts[i])
+    return out
+
+
+def _children(parent: str, under: Sequence[str]) -> dict[str, set[str]]:
+    """Each child folder of `parent` with the relative paths of the docs below it."""
+    cut = len(parent) + 1 if parent else 0
+    kids: dict[str, set[str]] = {}
+    for path in under:
+        child, sep, rest = path[cut:].partition("/")
+        if sep:
+            kids.setdefault(child, set()).add(rest)
+    return kids
+
+
+def variant_names(kids: dict[str, set[str]]) -> frozenset[str]:
+    """The child folders (`kids`: each one's relative doc paths) that mirror a sibling: at least MIN_SHARED of
+    their pages, and SHARED_SHARE of them, have a sibling's page at the same relative path; MIN_VARIANTS of them
+    or none."""
+    seen: dict[str, int] = {}
+    for rel in kids.values():
+        for r in rel:
+            seen[r] = seen.get(r, 0) + 1
+    shared = {k: sum(1 for r in rel if seen[r] > 1) for k, rel in kids.items()}
+    out = frozenset(k for k, n in shared.items() if n >= MIN_SHARED and n >= SHARED_SHARE * len(kids[k]))
+    return out if len(out) >= MIN_VARIANTS else frozenset()
+
+
+def left_out(ranked: Iterable[str], recent: Sequence[Sequence[str]],
+             under: Callable[[str], Sequence[str] | None]) -> frozenset[str]:
+    """The docs that leave this turn's evidence: for each folder above the ranked paths with two or more of its
+    children among them, one of them named by a recent prompt, the pages of its other variants that the variant
+    the most recent prompt naming any of them named has a page of its own for (a page only another variant
+    has, or one the named variant shows from another page, stays). recent: this prompt's words, then the last
+    prompts', newest first; under(folder): the doc paths below a folder, None when there are more than
+    SCAN_LIMIT (only a folder whose child a prompt names is read)."""
+    words = {w for said in recent for w in said}
+    out: set[str] = set()
+    for parent, children in sorted(parents(ranked).items()):
+        if len(children) < 2 or not children & words:
+            continue
+        paths = under(parent)
+        kids = _children(parent, paths) if paths else {}
+        names = variant_names(kids)
+        if not names & words:
+            continue
+        named = next(found for said in recent if (found := names & set(said)))
+        own = set().union(*(kids[n] for n in named))
+        prefix = f"{parent}/" if parent else ""
+        out.update(f"{prefix}{name}/{rest}" for name in names - named for rest in kids[name] & own)
+    return frozenset(out)
+
+
+def without(memory: Any, gone: frozenset[str]) -> Any:
+    """The lexical memory with the left-out docs taken out of its rankings: the conversation's ranking does not
+    bring them back either."""
+    if not gone or not isinstance(memory, dict):
+        return memory
+    out = dict(memory)
+    out["rankings"] = [{p: s for p, s in r.items() if p not in gone} if isinstance(r, dict) else r
+                       for r in memory.get("rankings", ())]
+    out["sections"] = [{k: s for k, s in r.items() if k[0] not in gone} if isinstance(r, dict) else r
+                       for r in memory.get("sections", ())]
+    return out
