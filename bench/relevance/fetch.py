@@ -1,8 +1,11 @@
 """Rebuild the dev set's plain docs folders of public projects from pinned commits (their text is never
-committed here): `bench/corpora/NAME/` holds the docs folder of each project in `external.json`.
+committed here): `bench/corpora/NAME/` holds the docs folder of each project in `external.json` (with
+`"nested": true`, in a folder of its own name below it, as in the repository, where pages may name each other
+by it).
 
     python bench/relevance/fetch.py                     # clone each project at its commit (needs the network)
     python bench/relevance/fetch.py --git NAME=DIR      # take a project from a local clone that has the commit
+    python bench/relevance/fetch.py --force NAME        # rebuild one project's folder
 """
 
 from __future__ import annotations
@@ -45,30 +48,41 @@ def extract(git_dir: str, commit: str, folder: str, target: str) -> int:
     return n
 
 
+def docs_folder(name: str, src: dict[str, str]) -> str:
+    """Where a project's docs are put: `bench/corpora/NAME/`, or below it in a folder of the docs folder's own
+    name (`"nested": true`): TanStack's pages show each other by `ref: docs/framework/...`."""
+    target = os.path.join(CORPORA, name)
+    return os.path.join(target, os.path.basename(src["folder"].rstrip("/"))) if src.get("nested") else target
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--git", action="append", default=[], help="NAME=DIR: a local git directory for NAME")
     ap.add_argument("--force", action="store_true", help="rebuild folders that exist")
+    ap.add_argument("names", nargs="*", help="only these projects (all without)")
     args = ap.parse_args()
     local = dict(item.split("=", 1) for item in args.git)
     with open(MANIFEST, encoding="utf-8") as fh:
         manifest = json.load(fh)
     for name, src in manifest.items():
+        if args.names and name not in args.names:
+            continue
         target = os.path.join(CORPORA, name)
         if os.path.isdir(target) and not args.force:
             print(f"{name}: already there")
             continue
         shutil.rmtree(target, ignore_errors=True)
-        os.makedirs(target)
+        docs = docs_folder(name, src)
+        os.makedirs(docs)
         if name in local:
-            n = extract(local[name], src["commit"], src["folder"], target)
+            n = extract(local[name], src["commit"], src["folder"], docs)
         else:
             with tempfile.TemporaryDirectory() as tmp:
                 git = os.path.join(tmp, "repo.git")
                 subprocess.run(["git", "init", "--bare", "-q", git], check=True)
                 subprocess.run(["git", "--git-dir", git, "fetch", "-q", "--depth", "1",
                                 f"https://github.com/{src['repo']}", src["commit"]], check=True)
-                n = extract(git, src["commit"], src["folder"], target)
+                n = extract(git, src["commit"], src["folder"], docs)
         print(f"{name}: {n} docs from {src['repo']}@{src['commit'][:12]}:{src['folder']}")
 
 

@@ -42,8 +42,11 @@ CORPORA = {
 }
 with open(os.path.join(HERE, "external.json"), encoding="utf-8") as _fh:
     EXTERNAL = json.load(_fh)
-for _name in EXTERNAL:
-    CORPORA[_name] = (f"{_name}.json", os.path.join(os.path.dirname(HERE), "corpora", _name), "init")
+for _name, _src in EXTERNAL.items():
+    _docs = os.path.join(os.path.dirname(HERE), "corpora", _name)
+    if _src.get("nested"):  # fetch.py: the docs in a folder of their own name below the corpus's
+        _docs = os.path.join(_docs, os.path.basename(_src["folder"].rstrip("/")))
+    CORPORA[_name] = (f"{_name}.json", _docs, "init")
 KINDS = ("keyword", "paraphrase", "followup")
 HOOK_BUDGETS = {"claude": 10000, "gemini": 10000, "codex": 10000, "cline": 10000}
 
