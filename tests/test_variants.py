@@ -52,6 +52,12 @@ def test_the_most_recent_prompt_that_names_a_variant_decides():
     assert "framework/react/overview.md" in gone and "framework/solid/overview.md" not in gone
 
 
+def test_a_folder_is_named_whatever_its_case():
+    paths = [p.replace("/react/", "/React/") for p in TREE]
+    gone = variants.left_out(["framework/React/overview.md", "framework/vue/overview.md"], [["react"]], under(paths))
+    assert "framework/vue/overview.md" in gone and not any("/React/" in p for p in gone)
+
+
 def test_nothing_is_left_out_unnamed_or_when_the_folder_is_too_big_to_read():
     ranked = ["framework/react/overview.md", "framework/vue/overview.md"]
     assert variants.left_out(ranked, [["caching"]], under(TREE)) == frozenset()

@@ -59,19 +59,19 @@ def left_out(ranked: Iterable[str], recent: Sequence[Sequence[str]],
     children among them, one of them named by a recent prompt, the pages of its other variants that the variant
     the most recent prompt naming any of them named has a page of its own for (a page only another variant
     has, or one the named variant shows from another page, stays). recent: this prompt's words, then the last
-    prompts', newest first; under(folder): the doc paths below a folder, None when there are more than
-    SCAN_LIMIT (only a folder whose child a prompt names is read)."""
+    prompts', newest first, lowercase (a folder `React/` is named by "react"); under(folder): the doc paths below
+    a folder, None when there are more than SCAN_LIMIT (only a folder whose child a prompt names is read)."""
     words = {w for said in recent for w in said}
     out: set[str] = set()
     for parent, children in sorted(parents(ranked).items()):
-        if len(children) < 2 or not children & words:
+        if len(children) < 2 or not {c.lower() for c in children} & words:
             continue
         paths = under(parent)
         kids = _children(parent, paths) if paths else {}
         names = variant_names(kids)
-        if not names & words:
+        if not {n.lower() for n in names} & words:
             continue
-        named = next(found for said in recent if (found := names & set(said)))
+        named = next(found for said in recent if (found := {n for n in names if n.lower() in said}))
         own = set().union(*(kids[n] for n in named))
         prefix = f"{parent}/" if parent else ""
         out.update(f"{prefix}{name}/{rest}" for name in names - named for rest in kids[name] & own)
