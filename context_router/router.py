@@ -188,7 +188,7 @@ def common_in_text(store: Store, kws: Iterable[str], n_docs: int) -> frozenset[s
     return frozenset(kw for kw in single if counts.get(kw, 0) > COMMON_DOC_SHARE * n_docs)
 
 
-def _hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple[str, ...]]:
+def hint_words(ws: Workspace, paths: list[str], n_docs: int) -> dict[str, tuple[str, ...]]:
     """The keywords a WARM header may tell the user to say: with the semantic layer on, only those that make
     the doc HOT when a prompt says them (chosen, one doc's own, not a common word nor common in the docs'
     text); a doc with none is named by its path, which always is a hit."""
@@ -383,7 +383,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     paths = [c.path for c in cands]
     # A doc this prompt's words hit and that is WARM all the same (past HOT's cap) is not told to be asked for by
     # them again: its line says how to read it (render._truncation_line).
-    kws = {p: v for p, v in _hint_words(ws, paths, snap.n_docs).items() if p not in hit}
+    kws = {p: v for p, v in hint_words(ws, paths, snap.n_docs).items() if p not in hit}
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, [*paths, memory.CONVERSATION]) if session is not None else None
     about = known is None or memory.ABOUT not in known.pop(memory.CONVERSATION, {})

@@ -561,3 +561,17 @@ def test_status_and_explain_do_not_list_a_docs_own_path_as_its_keyword(ctx, tmp_
     assert "api/RetryConfig.md" in table and "api/retryconfig.md" not in table
     explained = ctx("explain", "api/RetryConfig.md", "--docs", str(tmp_path / "d")).out
     assert "api/retryconfig.md" not in explained and explained.splitlines()[1].startswith("keywords: ")
+
+
+def test_explain_says_which_keywords_make_the_doc_hot(ctx, tmp_path):
+    """Tried as a new user would on a desktop framework's docs: `ctx explain` listed `capabilities` among the
+    Capabilities page's keywords, and a prompt that said it did not bring the page (a derived keyword in the text
+    of most pages is evidence only)."""
+    write_docs(tmp_path / "docs", {"vault.md": "# Vault\n\nThe zfs pool and its scrubs.\n",
+                                   "other.md": "# Other\n\nSomething else.\n"})
+    (tmp_path / "config.yaml").write_text("docs: docs\nkeywords: {vault.md: [nas]}\n"
+                                          "derived_keywords: {vault.md: [zfs pool]}\n")
+    assert ctx("route", "the nas").code == 0
+    lines = ctx("explain", "vault.md").out.splitlines()
+    assert lines[1] == "keywords: nas, vault"  # its own name too
+    assert lines[2].startswith("evidence only (") and lines[2].endswith("): zfs pool")

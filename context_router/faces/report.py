@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..records import DOC_SUFFIXES, READS, FileScore, is_doc_file
-from ..router import common_in_text, kept_rate, pin_floors, scores_at
+from ..router import common_in_text, hint_words, kept_rate, pin_floors, scores_at
 from ..store import index, rst
 from ..turn import attention
 from ..turn.keywords import WEAK_OWNERS, has_word, is_weak, keyword_tokens
@@ -115,6 +115,7 @@ class Explanation:
     keywords: tuple[str, ...]
     history: tuple[tuple[int, float, str], ...]
     last: LastTurn | None = None  # how the session's last turn showed the doc, or why it did not
+    hot_keywords: tuple[str, ...] | None = None  # those of `keywords` a prompt that says them makes HOT (None: all)
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Ex
             raise InputError(f"unknown doc: {path} (not in {ws.config.docs_root})")
         sess = ws.store.session(session)
         kws = ws.store.keywords_of([path]).get(path, ())
+        hot = hint_words(ws, [path], snap.n_docs).get(path, ()) if ws.config.semantic.enabled else None
         now = scores_at(ws.config, snap, sess.scores, sess.turn)
         # The history keeps the turns that changed the score beyond decay; the rule tells the others again.
         story = attention.story(history, kept_rate(ws.config, snap, sess.scores, path), sess.turn)
@@ -201,7 +203,7 @@ def explain(ws: Workspace, session: str, path: str, implied: bool = False) -> Ex
     fs = now.get(path)
     last = turns[-1] if turns and turns[-1][1] == sess.turn else None
     return Explanation(path, session, sess.turn, fs.score if fs else 0.0, kws, tuple(story),
-                       _last_turn(ws, path, now, last[1], last[3], last[4]) if last else None)
+                       _last_turn(ws, path, now, last[1], last[3], last[4]) if last else None, hot)
 
 
 def _last_turn(ws: Workspace, path: str, scores: dict[str, FileScore], turn: int, printed: int,

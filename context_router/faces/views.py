@@ -124,8 +124,16 @@ def status_table(st: Status, body: Callable[[str], str]) -> None:
 
 
 def explanation(ex: Explanation) -> str:
-    lines = [f"{ex.path}: score {ex.score:.2f} in session {ex.session!r} at turn {ex.turn}",
-             f"keywords: {', '.join(_named(ex.keywords, ex.path)) or '-'}"]
+    named = _named(ex.keywords, ex.path)
+    lines = [f"{ex.path}: score {ex.score:.2f} in session {ex.session!r} at turn {ex.turn}"]
+    if ex.hot_keywords is None:
+        lines.append(f"keywords: {', '.join(named) or '-'}")
+    else:  # say which keywords hold: a derived, shared or common one is evidence the text ranking weighs
+        evidence = [k for k in named if k not in ex.hot_keywords]
+        lines.append(f"keywords: {', '.join(k for k in named if k in ex.hot_keywords) or '-'}")
+        if evidence:
+            lines.append(f"evidence only (derived by init, shared, or in many docs' text: a prompt that says one "
+                         f"lifts it to WARM at most, the text decides HOT): {', '.join(evidence)}")
     if not ex.history:
         lines.append("no score changes recorded yet")
     for turn, score, causes in ex.history:
