@@ -58,6 +58,14 @@ def test_a_folder_is_named_whatever_its_case():
     assert "framework/vue/overview.md" in gone and not any("/React/" in p for p in gone)
 
 
+def test_a_family_of_packages_is_named_by_each_ones_own_word():
+    paths = [f"packages/{fw}-query/{page}" for fw in ("react", "vue", "solid") for page in PAGES]
+    ranked = ["packages/react-query/overview.md", "packages/vue-query/overview.md"]
+    gone = variants.left_out(ranked, [["vue", "query", "overview"]], under(paths))
+    assert "packages/react-query/overview.md" in gone and not any("/vue-query/" in p for p in gone)
+    assert variants.left_out(ranked, [["query"]], under(paths)) == frozenset()  # the family's shared word
+
+
 def test_nothing_is_left_out_unnamed_or_when_the_folder_is_too_big_to_read():
     ranked = ["framework/react/overview.md", "framework/vue/overview.md"]
     assert variants.left_out(ranked, [["caching"]], under(TREE)) == frozenset()

@@ -53,28 +53,41 @@ def variant_names(kids: dict[str, set[str]]) -> frozenset[str]:
     return out if len(out) >= MIN_VARIANTS else frozenset()
 
 
+def name_words(name: str) -> frozenset[str]:
+    """A folder name's words, lowercase (`React-Query` -> react, query)."""
+    return frozenset("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())
+
+
+def own_words(names: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Each variant's own words: its name's, less those every variant's name has (`vue-query` -> vue)."""
+    words = {n: name_words(n) for n in names}
+    common = frozenset.intersection(*words.values()) if words else frozenset()
+    return {n: (w - common) or w for n, w in words.items()}
+
+
 def left_out(ranked: Iterable[str], recent: Sequence[Sequence[str]],
              under: Callable[[str], Sequence[str] | None]) -> frozenset[str]:
     """The docs that leave this turn's evidence: for each folder above the ranked paths with two or more of its
     children among them, one of them named by a recent prompt, the pages of its other variants that the variant
     the most recent prompt naming any of them named has a page of its own for (a page only another variant
     has, or one the named variant shows from another page, stays). recent: this prompt's words, then the last
-    prompts', newest first, lowercase (a folder `React/` is named by "react"); under(folder): the doc paths below
-    a folder, None when there are more than SCAN_LIMIT (only a folder whose child a prompt names is read)."""
+    prompts', newest first, lowercase (a folder is named by its own words: `React/` by "react", `vue-query/`
+    beside `react-query/` by "vue"); under(folder): the doc paths below a folder, None when there are more than
+    SCAN_LIMIT (only a folder whose child a prompt names is read)."""
     words = {w for said in recent for w in said}
     out: set[str] = set()
     for parent, children in sorted(parents(ranked).items()):
-        if len(children) < 2 or not {c.lower() for c in children} & words:
+        if len(children) < 2 or not any(name_words(c) & words for c in children):
             continue
         paths = under(parent)
         kids = _children(parent, paths) if paths else {}
-        names = variant_names(kids)
-        if not {n.lower() for n in names} & words:
+        naming = own_words(variant_names(kids))
+        if not any(w <= words for w in naming.values()):
             continue
-        named = next(found for said in recent if (found := {n for n in names if n.lower() in said}))
+        named = next(found for said in recent if (found := {n for n, w in naming.items() if w <= set(said)}))
         own = set().union(*(kids[n] for n in named))
         prefix = f"{parent}/" if parent else ""
-        out.update(f"{prefix}{name}/{rest}" for name in names - named for rest in kids[name] & own)
+        out.update(f"{prefix}{name}/{rest}" for name in naming.keys() - named for rest in kids[name] & own)
     return frozenset(out)
 
 
