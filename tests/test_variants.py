@@ -110,3 +110,13 @@ def test_a_conversation_on_one_framework_gets_its_pages_not_the_others(tmp_path)
     shown = {e.path for e in follow.plan.entries}
     assert "framework/vue/guides/optimistic-updates.md" in shown
     assert not shown & {"framework/react/guides/optimistic-updates.md", "framework/solid/guides/optimistic-updates.md"}
+
+
+def test_init_says_which_folders_hold_variants(ctx, tmp_path, monkeypatch):
+    write_docs(tmp_path / "docs", {p: f"# {p}\n\nText of {p}.\n" for p in TREE})
+    monkeypatch.chdir(tmp_path)
+    res = ctx("init")
+    assert res.code == 0
+    assert "note: framework/ holds the same pages for react, solid, vue: a conversation that names one" in res.out
+    assert variants.families(TREE) == [("framework", ["react", "solid", "vue"])]
+    assert variants.families(p.replace("solid", "solid-x") for p in TREE if "/vue/" not in p) == []  # two: none

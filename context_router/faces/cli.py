@@ -411,6 +411,7 @@ def init(docs: str | None = typer.Argument(
               ctx init --from-claude-cognitive .claude/keywords.json
     """
     from ..config import CONFIG_NAME, SIDE_NAME, is_ctx_config
+    from ..turn import variants
     from . import scaffold
 
     if output == CONFIG_NAME and os.path.exists(output) and not is_ctx_config(output):
@@ -462,6 +463,13 @@ def init(docs: str | None = typer.Argument(
               "keywords: evidence for a doc; move a phrase to `keywords` to make a mention bring its doc in full)")
     else:
         print(f"wrote {written} ({len(body['keywords'])} docs with keywords)")
+    families = variants.families(body.get("derived_keywords", {}))
+    for parent, names in families[:3]:
+        listed = ", ".join(names[:8]) + (f" (+{len(names) - 8} more)" if len(names) > 8 else "")
+        print(f"note: {parent or '.'}/ holds the same pages for {listed}: a conversation that names one gets no "
+              "evidence for the others' copies of its pages")
+    if len(families) > 3:
+        print(f"note: {len(families) - 3} more folders hold such variants")
     if not named and from_cc is None:
         outside = scaffold.outside(os.getcwd(), docs)
         if outside:

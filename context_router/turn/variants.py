@@ -53,6 +53,18 @@ def variant_names(kids: dict[str, set[str]]) -> frozenset[str]:
     return out if len(out) >= MIN_VARIANTS else frozenset()
 
 
+def families(paths: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """Every folder of these doc paths whose children are variants, with their names (`ctx init` says them)."""
+    listed = sorted(paths)
+    out = []
+    for parent in sorted(parents(listed)):
+        below = [p for p in listed if not parent or p.startswith(parent + "/")]
+        names = variant_names(_children(parent, below))
+        if names:
+            out.append((parent, sorted(names)))
+    return out
+
+
 def name_words(name: str) -> frozenset[str]:
     """A folder name's words, lowercase (`React-Query` -> react, query)."""
     return frozenset("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())
