@@ -51,6 +51,8 @@ def test_a_hook_turn_indexes_what_fits_and_the_background_does_the_rest(tmp_path
     assert any("being indexed in the background" in n for n in res.notices)
     assert indexed(cfg) < N
     assert wait_for(lambda: indexed(cfg) == N and not background.running(str(isolated_state.parent)))
+    # The next turn lists the folder to see that nothing changed: with 1 ms for it, a busy machine could not.
+    cfg.write_text(cfg.read_text().replace("index_budget_ms: 1\n", "index_budget_ms: 60000\n"))
     later = route(TurnRequest("word399 please", session="s2", host="plain"), str(cfg))
     assert "d399.md" in {e.path for e in later.plan.entries} and not later.notices
 
