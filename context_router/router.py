@@ -161,17 +161,19 @@ def _lexical(store: Store, prompt: str, memory: Any, cfg: Config, n_docs: int, h
             docs = lexical.lighter(docs, dict(store.lexical_search(second, lexical.FIELD_WEIGHTS, lexical.LIMIT)))
             secs = lexical.lighter(secs, {(p, n): s for p, n, s in store.section_search(
                 second, lexical.SECTION_WEIGHTS, lexical.SECTION_LIMIT)})
-    recent = [said, *memory.get("words", ())] if isinstance(memory, dict) else [said]
-    gone = variants.left_out({*docs, *(p for p, _ in secs), *also}, recent,
-                             lambda folder: store.paths_under(folder, variants.SCAN_LIMIT))
+    gone, named = variants.left_out({*docs, *(p for p, _ in secs), *also}, said, variants.remembered(memory),
+                                    lambda folder: store.paths_under(folder, variants.SCAN_LIMIT))
     if gone:
         docs = {p: s for p, s in docs.items() if p not in gone}
         secs = {k: s for k, s in secs.items() if k[0] not in gone}
         memory = variants.without(memory, gone)
-    named = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
-    return lexical.step(said, docs, secs, store.hubs(sorted(named)) if named else frozenset(), memory,
+    ranked = {*docs, *(p for p, _ in secs), *lexical.remembered(memory)}
+    turn = lexical.step(said, docs, secs, store.hubs(sorted(ranked)) if ranked else frozenset(), memory,
                         cfg.hot.threshold, cfg.warm.threshold, held, lexical.names_topic(said, counts, n_docs),
-                        lexical.leaders(budget)), gone
+                        lexical.leaders(budget))
+    if named:
+        turn.memory["variants"] = variants.to_memory(named)  # the variants the conversation is on, for its next turns
+    return turn, gone
 
 
 COMMON_FROM_DOCS = 30  # below this many docs a word's spread over them says little

@@ -40,46 +40,59 @@ def test_a_folder_that_shares_too_little_is_no_variant():
 def test_the_named_variant_leaves_the_others_copies_out():
     paths = [*TREE, "framework/vue/guides/vue-only.md", "framework/react/guides/react-only.md"]
     ranked = ["framework/react/guides/optimistic-updates.md", "framework/vue/guides/optimistic-updates.md"]
-    gone = variants.left_out(ranked, [["optimistic", "vue"]], under(paths))
+    gone, named = variants.left_out(ranked, ["optimistic", "vue"], {}, under(paths))
+    assert named == {"framework": ["vue"]}
     assert gone == {f"framework/{fw}/{page}" for fw in ("react", "solid") for page in PAGES}
     # a page only another variant has stays: the named one has no page of its own for it
     assert "framework/react/guides/react-only.md" not in gone
 
 
-def test_the_most_recent_prompt_that_names_a_variant_decides():
+def test_the_variant_named_last_holds_until_another_is_named():
     ranked = ["framework/react/overview.md", "framework/solid/overview.md"]
-    gone = variants.left_out(ranked, [["rollback"], ["solid"], ["react"]], under(TREE))
+    gone, named = variants.left_out(ranked, ["rollback"], {"framework": ["solid"]}, under(TREE))
     assert "framework/react/overview.md" in gone and "framework/solid/overview.md" not in gone
+    assert named == {"framework": ["solid"]}
+    gone, named = variants.left_out(ranked, ["react", "now"], named, under(TREE))
+    assert "framework/solid/overview.md" in gone and named == {"framework": ["react"]}
+    # a folder not ranked this turn keeps what the conversation named there
+    assert variants.left_out(["other/a.md"], ["x"], named, under(TREE))[1] == named
 
 
 def test_a_folder_is_named_whatever_its_case():
     paths = [p.replace("/react/", "/React/") for p in TREE]
-    gone = variants.left_out(["framework/React/overview.md", "framework/vue/overview.md"], [["react"]], under(paths))
+    gone = variants.left_out(["framework/React/overview.md", "framework/vue/overview.md"], ["react"], {},
+                             under(paths))[0]
     assert "framework/vue/overview.md" in gone and not any("/React/" in p for p in gone)
 
 
 def test_a_family_of_packages_is_named_by_each_ones_own_word():
     paths = [f"packages/{fw}-query/{page}" for fw in ("react", "vue", "solid") for page in PAGES]
     ranked = ["packages/react-query/overview.md", "packages/vue-query/overview.md"]
-    gone = variants.left_out(ranked, [["vue", "query", "overview"]], under(paths))
+    gone = variants.left_out(ranked, ["vue", "query", "overview"], {}, under(paths))[0]
     assert "packages/react-query/overview.md" in gone and not any("/vue-query/" in p for p in gone)
-    assert variants.left_out(ranked, [["query"]], under(paths)) == frozenset()  # the family's shared word
+    assert variants.left_out(ranked, ["query"], {}, under(paths)) == (frozenset(), {})  # the family's shared word
 
 
 def test_nothing_is_left_out_unnamed_or_when_the_folder_is_too_big_to_read():
     ranked = ["framework/react/overview.md", "framework/vue/overview.md"]
-    assert variants.left_out(ranked, [["caching"]], under(TREE)) == frozenset()
-    assert variants.left_out(ranked, [["vue"]], lambda folder: None) == frozenset()
+    assert variants.left_out(ranked, ["caching"], {}, under(TREE)) == (frozenset(), {})
+    assert variants.left_out(ranked, ["vue"], {}, lambda folder: None) == (frozenset(), {})
 
 
 @given(st.sets(st.sampled_from(TREE), min_size=1), st.lists(st.sampled_from(["react", "vue", "solid", "caching"]),
                                                              max_size=3))
 def test_what_is_left_out_is_always_another_variants_copy_of_a_named_variants_page(ranked, said):
-    gone = variants.left_out(sorted(ranked), [said], under(TREE))
+    gone = variants.left_out(sorted(ranked), said, {}, under(TREE))[0]
     named = {w for w in said if w in ("react", "vue", "solid")}
     for path in gone:
         fw, rest = path.split("/", 2)[1:]
         assert fw not in named and any(f"framework/{n}/{rest}" in TREE for n in named)
+
+
+def test_the_named_variants_round_trip_through_the_memory_and_junk_is_none():
+    named = {"framework": ["vue"], "packages": ["react-query", "vue-query"]}
+    assert variants.remembered({"variants": variants.to_memory(named)}) == named
+    assert variants.remembered({"variants": [["a"], 3, ["b", "c"], [1, ["x"]]]}) == {} == variants.remembered(None)
 
 
 def test_memory_without_the_left_out_docs():
@@ -110,6 +123,11 @@ def test_a_conversation_on_one_framework_gets_its_pages_not_the_others(tmp_path)
     shown = {e.path for e in follow.plan.entries}
     assert "framework/vue/guides/optimistic-updates.md" in shown
     assert not shown & {"framework/react/guides/optimistic-updates.md", "framework/solid/guides/optimistic-updates.md"}
+    route(TurnRequest("and the testing setup?", session="s"), str(cfg))
+    later = route(TurnRequest("how long is the stale time when caching?", session="s"), str(cfg))
+    hot = {e.path for e in later.plan.entries if e.tier == "HOT"}  # vue, named three prompts ago, still holds
+    assert "framework/vue/guides/caching.md" in hot and not hot & {f"framework/{fw}/guides/caching.md"
+                                                                  for fw in ("react", "solid")}
 
 
 def test_init_says_which_folders_hold_variants(ctx, tmp_path, monkeypatch):

@@ -940,7 +940,7 @@ def copies(paths: Sequence[str], docs_root: str) -> list[str]:
     for rel in paths:
         meta, body = _front_matter(docs_root, rel)
         ref = meta.get("ref")
-        if isinstance(ref, str) and not body.strip() and _names_page(ref.strip(), rel, root, listed):
+        if isinstance(ref, str) and index.no_text(body) and _names_page(ref.strip(), rel, root, listed):
             out.append(rel)
     return sorted(out)
 

@@ -706,8 +706,12 @@ def home_body(meta: Mapping[str, Any], body: str) -> str:
 
 
 def no_text(body: str) -> bool:
-    """Whether a page's body says nothing: blank, or tags alone (VitePress' `<Home />`). String work: a hook
-    turn imports no re."""
+    """Whether a page's body says nothing: blank, or tags alone (VitePress' `<Home />`), or lines a reader never
+    sees: link reference definitions, markdown's comments among them (`[//]: # 'ReactNative'`). String work: a
+    hook turn imports no re."""
+    if "]:" in body:
+        body = "\n".join(line for line in body.split("\n")
+                         if not (line.lstrip().startswith("[") and "]:" in line))
     at = 0
     while (start := body.find("<", at)) >= 0:
         if body[at:start].strip():

@@ -1,7 +1,8 @@
 """Variant folders: sibling folders that hold the same pages for different frameworks, providers or platforms
 (`framework/react/guides/optimistic-updates.md` beside `framework/vue/guides/optimistic-updates.md`). When the
 conversation names one of them ("in my vue app"), the other variants' copies of the pages it has are the same
-answer for what the user does not use: they get no evidence this turn, so they take no room from its own.
+answer for what the user does not use: they get no evidence, so they take no room from its own, for as long as
+the conversation names no other one.
 
 Pure: the router hands in the words, the ranked paths and the docs under a folder (the store's).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
 MIN_SHARED = 3  # pages a variant folder shares with its siblings (relative paths alike) ...
@@ -77,30 +78,48 @@ def own_words(names: Iterable[str]) -> dict[str, frozenset[str]]:
     return {n: (w - common) or w for n, w in words.items()}
 
 
-def left_out(ranked: Iterable[str], recent: Sequence[Sequence[str]],
-             under: Callable[[str], Sequence[str] | None]) -> frozenset[str]:
-    """The docs that leave this turn's evidence: for each folder above the ranked paths with two or more of its
-    children among them, one of them named by a recent prompt, the pages of its other variants that the variant
-    the most recent prompt naming any of them named has a page of its own for (a page only another variant
-    has, or one the named variant shows from another page, stays). recent: this prompt's words, then the last
-    prompts', newest first, lowercase (a folder is named by its own words: `React/` by "react", `vue-query/`
-    beside `react-query/` by "vue"); under(folder): the doc paths below a folder, None when there are more than
-    SCAN_LIMIT (only a folder whose child a prompt names is read)."""
-    words = {w for said in recent for w in said}
+def left_out(ranked: Iterable[str], said: Sequence[str], named: Mapping[str, Sequence[str]],
+             under: Callable[[str], Sequence[str] | None]) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """(the docs that leave this turn's evidence, the variants the conversation is on): for each folder above the
+    ranked paths with two or more of its children among them, one of them named by this prompt or earlier in
+    the conversation (`named`: folder -> the variants last named there), the pages of its other variants that
+    the named variants have a page of their own for (a page only another variant has, or one the named variant
+    shows from another page, stays). said: this prompt's words, lowercase (a folder is named by its own words:
+    `React/` by "react", `vue-query/` beside `react-query/` by "vue"); a variant named stays named until the
+    conversation names another of its family. under(folder): the doc paths below a folder, None when there are
+    more than SCAN_LIMIT (only a folder whose child a prompt names, or named, is read)."""
+    words = set(said)
+    remembered = {k: list(v) for k, v in named.items()}
     out: set[str] = set()
     for parent, children in sorted(parents(ranked).items()):
-        if len(children) < 2 or not any(name_words(c) & words for c in children):
+        if len(children) < 2 or (parent not in remembered and not any(name_words(c) & words for c in children)):
             continue
         paths = under(parent)
         kids = _children(parent, paths) if paths else {}
         naming = own_words(variant_names(kids))
-        if not any(w <= words for w in naming.values()):
+        now = sorted(n for n, w in naming.items() if w <= words)
+        if now:
+            remembered[parent] = now
+        on = [n for n in remembered.get(parent, ()) if n in naming]
+        if not on:
             continue
-        named = next(found for said in recent if (found := {n for n, w in naming.items() if w <= set(said)}))
-        own = set().union(*(kids[n] for n in named))
+        own = set().union(*(kids[n] for n in on))
         prefix = f"{parent}/" if parent else ""
-        out.update(f"{prefix}{name}/{rest}" for name in naming.keys() - named for rest in kids[name] & own)
-    return frozenset(out)
+        out.update(f"{prefix}{name}/{rest}" for name in naming.keys() - set(on) for rest in kids[name] & own)
+    return frozenset(out), remembered
+
+
+def remembered(memory: Any) -> dict[str, list[str]]:
+    """The variants the conversation is on, as the lexical memory keeps them (`[[folder, [names]], ...]`); what a
+    memory this version did not write holds is none."""
+    pairs = memory.get("variants", ()) if isinstance(memory, dict) else ()
+    return {p[0]: [str(n) for n in p[1]] for p in pairs if isinstance(p, (list, tuple)) and len(p) == 2
+            and isinstance(p[0], str) and isinstance(p[1], (list, tuple))}
+
+
+def to_memory(named: Mapping[str, Sequence[str]]) -> list[Any]:
+    """What the lexical memory keeps of the variants the conversation is on (remembered() reads it)."""
+    return [[folder, list(names)] for folder, names in sorted(named.items())]
 
 
 def without(memory: Any, gone: frozenset[str]) -> Any:
