@@ -89,24 +89,24 @@ def left_out(ranked: Iterable[str], said: Sequence[str], named: Mapping[str, Seq
     conversation names another of its family. under(folder): the doc paths below a folder, None when there are
     more than SCAN_LIMIT (only a folder whose child a prompt names, or named, is read)."""
     words = set(said)
-    remembered = {k: list(v) for k, v in named.items()}
+    on_now = {k: list(v) for k, v in named.items()}
     out: set[str] = set()
     for parent, children in sorted(parents(ranked).items()):
-        if len(children) < 2 or (parent not in remembered and not any(name_words(c) & words for c in children)):
+        if len(children) < 2 or (parent not in on_now and not any(name_words(c) & words for c in children)):
             continue
         paths = under(parent)
         kids = _children(parent, paths) if paths else {}
         naming = own_words(variant_names(kids))
         now = sorted(n for n, w in naming.items() if w <= words)
         if now:
-            remembered[parent] = now
-        on = [n for n in remembered.get(parent, ()) if n in naming]
+            on_now[parent] = now
+        on = [n for n in on_now.get(parent, ()) if n in naming]
         if not on:
             continue
         own = set().union(*(kids[n] for n in on))
         prefix = f"{parent}/" if parent else ""
         out.update(f"{prefix}{name}/{rest}" for name in naming.keys() - set(on) for rest in kids[name] & own)
-    return frozenset(out), remembered
+    return frozenset(out), on_now
 
 
 def remembered(memory: Any) -> dict[str, list[str]]:
