@@ -178,3 +178,29 @@ def test_grafanas_shared_content_is_the_file_in_the_nearest_shared_folder_withou
     write(docs, "k6/next/javascript-api/k6-http/_index.md",
           "# k6/http\n\n{{% docs/shared source='k6' lookup='javascript-api/k6-http.md' version='next' %}}\n")
     assert "Issue a GET" in index.read_doc(docs, "k6/next/javascript-api/k6-http/_index.md")
+
+
+def test_a_hugo_include_shortcode_is_the_file_it_names(tmp_path):
+    """Tried as a new user would on a release tool's Hugo docs: its publish pages' repository options were a
+    `{{% g_include file="includes/repository.md" %}}` line. A site's shortcodes are its own, so the name says
+    include: `file=` from the docs' root or a folder above the page, a bare name from an `includes/` folder, a
+    name with `/` from the docs' root; front matter left out; a shortcode of another name, or a file that is not
+    there, keeps its line."""
+    write(tmp_path, "hugo.yaml", "title: x\n")
+    write(tmp_path, "examples/route.yaml", "kind: HTTPRoute\n")
+    docs = str(tmp_path / "content")
+    write(docs, "includes/repository.md", "---\nheadless: true\n---\n    repository:\n      owner: caarlos0\n")
+    write(docs, "includes/prereqs.md", "You need a cluster.\n")
+    write(docs, "examples/config.yaml", "port: 80\n")
+    write(docs, "publish/nix.md", '# Nix\n\n{{% g_include file="includes/repository.md" %}}\n\n'
+                                 '{{< include "prereqs.md" >}}\n\n{{< readfile file="/examples/config.yaml" >}}\n\n'
+                                 '{{< readfile file="/examples/route.yaml" code="true" lang="yaml" >}}\n\n'
+                                 '{{< figure src="includes/repository.md" >}}\n\n'
+                                 '{{% g_include file="includes/gone.md" %}}\n')
+    text = index.read_doc(docs, "publish/nix.md")
+    assert text == ('# Nix\n\n    repository:\n      owner: caarlos0\n\nYou need a cluster.\n\nport: 80\n\n'
+                    '```yaml\nkind: HTTPRoute\n```\n\n{{< figure src="includes/repository.md" >}}\n\n'
+                    '{{% g_include file="includes/gone.md" %}}\n')
+    assert sorted(os.path.relpath(p, docs) for p in includes.named(open(os.path.join(docs, "publish/nix.md")).read(),
+                                                                   docs, "publish/nix.md", index.read_bytes)) == \
+        ["../examples/route.yaml", "examples/config.yaml", "includes/prereqs.md", "includes/repository.md"]

@@ -6,7 +6,8 @@ A page may hold only a line that names another file: mkdocs' snippets (`--8<-- "
 `<<< ./example.yaml#content`, Quarto's `{{< include _setup.qmd >}}`, Sphinx's `.. include:: intro.rst` and MyST
 ```` ```{include} ../CHANGES.md ````; and Hugo's `{{< param "PRODUCT_NAME" >}}`, the value the page's front matter
 or a `cascade:` in the `_index.md` of a folder above it sets, and Grafana's `{{< docs/shared lookup="..." >}}`,
-a file of the docs' `shared/` folder. The model is shown what the reader sees: the file,
+a file of the docs' `shared/` folder, and the file a Hugo site's include shortcode names
+(`{{% g_include file="includes/repository.md" %}}`). The model is shown what the reader sees: the file,
 or its named part, in place of the line. A path that does not resolve inside the site (the folder of its
 mkdocs.yml, book.toml, `.vitepress`, `_quarto.yml` or Sphinx's `conf.py`, else the docs) keeps its line, as the
 site would fail on it. Tried as a new user would: a contributing page was its one include line, and a how-to's
@@ -35,16 +36,20 @@ QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's
 RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
 MYST = ("```{include}", ":::{include}")  # MyST markdown (Sphinx): a directive's block, its options, its fence
 SHARED = ("{{< docs/shared ", "{{% docs/shared ")  # Grafana's Hugo docs: `lookup="tls-block.md"` in `shared/`
+HUGO = ("{{< ", "{{% ", "{{<", "{{%")  # a Hugo shortcode; one named for including (`g_include`, `readfile`):
+HUGO_NAMES = ("include", "readfile")  # `{{% g_include file="includes/repository.md" %}}`, `{{< include "x.md" >}}`
+HUGO_FOLDERS = ("includes", "_includes")  # where a site's include shortcode reads a bare name from
 MAX_DEPTH = 3  # an included page's own includes, so deep
 MAX_CHARS = 1_000_000  # a page is not grown past this by its includes
 MAX_UP = 4  # folders above the docs to look in for the site's root (stopping at the repository root)
-SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.yml", "_quarto.yaml", "conf.py")
+SITE_MARKS = ("mkdocs.yml", "mkdocs.yaml", "book.toml", ".vitepress", "_quarto.yml", "_quarto.yaml", "conf.py",
+              "hugo.yaml", "hugo.toml", "hugo.json")
 
 
 def has_includes(text: str) -> bool:
     """Whether the text may name a file to include (a cheap test: most pages name none)."""
     return (SNIPPET in text or VITEPRESS in text or QUARTO in text or RST in text or "{include}" in text
-            or "docs/shared " in text
+            or "docs/shared " in text or (("{{<" in text or "{{%" in text) and any(n in text for n in HUGO_NAMES))
             or any(m in text for m in BOOK) or _has_params(text) or text.startswith(CODE_IMPORT)
             or "\n" + CODE_IMPORT in text)
 
@@ -218,11 +223,14 @@ def _expand(text: str, docs_root: str, site: str, here: str, read: Read, depth: 
         elif bare.startswith(CODE_IMPORT):
             new = _code_import(bare[len(CODE_IMPORT):].strip(), docs_root, site, here, read) or line
         elif bare.startswith(QUARTO) and bare.endswith(">}}"):
-            new = _included(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth) or line
+            new = (_included(bare[len(QUARTO):-3].strip(), docs_root, site, here, read, depth)
+                   or _hugo(bare, docs_root, site, here, read, depth) or line)
         elif line.startswith(RST):
             new = _included(bare[len(RST):].strip(), docs_root, site, here, read, depth) or line
         elif bare.startswith(SHARED) and bare.endswith("}}"):
             new = _shared(bare, docs_root, site, here, read, depth) or line
+        elif bare.startswith(HUGO) and bare.endswith("}}"):
+            new = _hugo(bare, docs_root, site, here, read, depth) or line
         size += len(new) + 1
         if size > MAX_CHARS:
             new = line
@@ -264,13 +272,70 @@ def _shared(line: str, docs_root: str, site: str, here: str, read: Read, depth: 
     if found is None:
         return None
     path, text = found
-    close = text.find("\n---", 3) if text.startswith("---") else -1
-    if close >= 0:  # its front matter, to the end of the closing line
-        after = text.find("\n", close + 4)
-        text = text[after + 1:] if after >= 0 else ""
+    text = _without_front_matter(text)
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
     return text.strip("\n")
+
+
+def _hugo(line: str, docs_root: str, site: str, here: str, read: Read, depth: int) -> str | None:
+    """A Hugo shortcode named for including a file (`{{% g_include file="includes/repository.md" %}}`,
+    `{{< readfile file="/examples/config.yaml" >}}`, `{{< include "task-prereqs.md" >}}`): the file its `file=`
+    (or `path=`, or first quoted) argument names, from the page's folder or one above it up to the docs, or
+    an `includes/` folder of one of those (a name that starts with `/`: from the docs, or the site's root, the
+    folder of its hugo.yaml), without its front matter, or as a code block (`code="true" lang="yaml"`). A
+    site's shortcodes are its own templates, so the name is the sign. Tried as a new user would on a release
+    tool's Hugo docs: its publish pages' repository and pull request options were their shortcode lines, and
+    the four partials they name were routed as pages of their own, titled by their file names."""
+    inner = line[3:-3].strip() if line[2:3] in "<%" and line[-3:-2] in ">%" else ""
+    name, _, args = inner.partition(" ")
+    if not any(n in name.casefold() for n in HUGO_NAMES):
+        return None
+    arg = _named_arg(args, ("file", "path")) or _named_arg(args, ("",))
+    if not arg:
+        return None
+    if arg.startswith("/"):
+        arg = arg.lstrip("/")
+        bases = [docs_root, site]
+    else:
+        bases = [f for folder in _up_to(here, docs_root) for f in (folder, *(os.path.join(folder, n)
+                                                                           for n in HUGO_FOLDERS))]
+    found = _resolve(arg, bases, site, read)
+    if found is None:
+        return None
+    path, text = found
+    if _named_arg(args, ("code",)) == "true":  # readfile's code="true" lang="yaml": the file as a code block
+        return f"```{_named_arg(args, ('lang',)) or ''}\n{text.rstrip()}\n```"
+    text = _without_front_matter(text)
+    if depth < MAX_DEPTH:
+        text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
+    return text.strip("\n")
+
+
+def _named_arg(args: str, keys: tuple[str, ...]) -> str | None:
+    """The quoted value of a shortcode's `key="..."` argument (key "": its first quoted value)."""
+    for key in keys:
+        at = args.find(key + "=") if key else min((i for i in (args.find('"'), args.find("'")) if i >= 0),
+                                                  default=-1)
+        if at < 0:
+            continue
+        at += len(key) + 1 if key else 0
+        quote = args[at:at + 1]
+        if quote not in ("\"", "'"):
+            continue
+        end = args.find(quote, at + 1)
+        if end > at + 1:
+            return args[at + 1:end].strip()
+    return None
+
+
+def _without_front_matter(text: str) -> str:
+    """The text after its front matter (a headless bundle's, an included part's), to the closing line's end."""
+    close = text.find("\n---", 3) if text.startswith("---") else -1
+    if close < 0:
+        return text
+    after = text.find("\n", close + 4)
+    return text[after + 1:] if after >= 0 else ""
 
 
 def _up_to(here: str, top: str) -> list[str]:
