@@ -115,6 +115,17 @@ def test_explain_says_why_a_doc_was_not_shown_last_turn(ctx, tmp_path):
                            "line (0.25): 2nd in line for 1 WARM places, 1 of the 1 HOT places taken)")
     assert why("quiet.md") == ("last turn (1): not shown: not matched (no keyword, text or conversation evidence "
                                "for it)")
+    # A hub the text ranks first is not brought in: the line says so (tried as a new user would, a release tool's
+    # changelog page was "not matched" though the prompt said its name and its text ranked first).
+    write_docs(tmp_path / "logs" / "docs", {"CHANGELOG.md": "# Changelog\n\n## 1.2.0\n\n- omega fixed\n",
+                                            "a.md": "# A\n\nalpha\n"})
+    logs = tmp_path / "logs" / "config.yaml"
+    logs.write_text("docs: docs\nrate_limit: {turns_per_minute: 0}\nauto_keywords: false\n"
+                    "semantic: {recall_threshold: 1.0, prompt_hot_threshold: 1.0}\n")  # the text's evidence alone
+    ctx("route", "omega", "--config", str(logs), "--session", "log")
+    assert ctx("explain", "CHANGELOG.md", "--config", str(logs), "--session", "log").out.splitlines()[-1] == (
+        "last turn (1): not shown: not matched (a hub: a page of links, a log of releases or a stub, which the "
+        "text ranking never brings in; a keyword of its own in the config does)")
     for _ in range(4):
         ctx("route", "nothing at all", "--config", str(cfg))
     assert why("a.md") == "last turn (5): not shown: below the line (score 0.24 < WARM 0.25; last hit at turn 1)"

@@ -144,6 +144,21 @@ def test_changelogs_are_hubs():
                  "docs/change_log.md", "docs/breaking-changes.md", "release_notes/whats_new.md"):
         assert sections.is_hub(path, "# Changes\n\nFixed a bug in the exporter's retry loop.\n"), path
     assert not sections.is_hub("changelogger.md", "# Changelogger\n\nA tool that writes changelogs for you.\n")
+    # A log's name is a hub when its headings name releases (or it has none under its title); a page about a
+    # feature of that name is not: a release tool's `customization/publish/changelog.md`, a test runner's
+    # `releases.md` (its release cycle), a database's `history.md` (how the project started).
+    for path, body in (("CHANGELOG.md", "# Changelog\n\n## Unreleased\n\n- x\n\n## [1.0.0] - 2024-01-01\n"),
+                       ("docs/release-notes.md", "---\ntitle: Notes\n---\n\n## 0.0.39 (2026-06-25)\n\n### Fixes\n"),
+                       ("CHANGELOG.md", "Changes by Version\n=====\n\nv2.20.0 (2026-07-19)\n-----\n\n- z\n"),
+                       ("docs/releases.md", "# Releases\n\n## v1.12\n\n### Breaking changes\n")):
+        assert sections.is_hub(path, body), body
+    for path, body in (("customization/publish/changelog.md", "---\ntitle: Changelog\n---\n\nHow the release "
+                        "notes are written.\n\n```yaml\nchangelog:\n  sort: asc\n```\n\n## Enhance with AI\n\nUse.\n"),
+                       ("releases.md", "# Releases\n\n## Release Cycle\n\nA major every year.\n\n"
+                        "## Supported Versions\n\n| Version | Supported |\n|---|---|\n| 3.x | yes |\n"),
+                       ("history.md", "---\ntitle: History\ndescription: How it started\n---\n\nIt was forked in "
+                        "2024.\n\nEarly works\n-----------\n\nAt the time he was known for a port scanner.\n")):
+        assert not sections.is_hub(path, body), body
     # a changelog folder's own page (a theme's `changelog/index.md`, 216 releases); not another folder's index
     for path in ("changelog/index.md", "insiders/changelog/index.md", "release-notes/_index.md"):
         assert sections.is_hub(path, "# Changelog\n\n### 9.5.0\n\nAdded the blog plugin's authors.\n"), path

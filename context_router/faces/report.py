@@ -136,6 +136,7 @@ class LastTurn:
     header_chars: int  # what its WARM header costs
     doc_chars: int
     last_hit: int
+    hub: bool = False  # a page of links, a log of releases or a stub: the text ranking never brings it in
 
 
 def named_doc(ws: Workspace, path: str) -> str:
@@ -227,7 +228,8 @@ def _last_turn(ws: Workspace, path: str, scores: dict[str, FileScore], turn: int
     n_hot = sum(1 for p in above if scores[p].score >= cfg.hot.threshold)
     return LastTurn(turn, verdict, fs.score, chars, printed, rank if qualified else 0, len(above),
                     cfg.warm.threshold, cfg.hot.max_files, cfg.warm.max_files, min(n_hot, cfg.hot.max_files),
-                    len(header), len(body), fs.last_hit_turn)
+                    len(header), len(body), fs.last_hit_turn,
+                    verdict == "unmatched" and bool(ws.store.hubs([path])))
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,9 @@ def last_turn(t: LastTurn) -> str:
     if t.verdict in ("HOT", "WARM"):
         return head + f"shown {t.verdict}{' (its header)' if t.verdict == 'WARM' else ''}, {t.chars:,} chars"
     hit = f"; last hit at turn {t.last_hit}" if t.last_hit else ""
+    if t.verdict == "unmatched" and t.hub:
+        return head + (f"not shown: not matched (a hub: a page of links, a log of releases or a stub, which the "
+                       f"text ranking never brings in; a keyword of its own in the config does{hit})")
     if t.verdict == "unmatched":
         return head + f"not shown: not matched (no keyword, text or conversation evidence for it{hit})"
     if t.verdict == "below":

@@ -630,13 +630,14 @@ def _left_out_line(skipped: Sequence[str], total: int, path: str, hint: bool = T
 
 
 HUB_NAMES = frozenset({"changelog", "change_log", "change-log", "changes", "history", "news", "release-notes",
-                       "releases", "release_notes", "summary", "sitemap",
+                       "releases", "release_notes",
                        # every API's removals, release by release: tried as a new user would on a desktop app
                        # framework's docs, its 265 sections were HOT for one-word prompts ("BrowserWindow")
                        "breaking-changes", "breaking_changes",
                        # each release's highlights (a messaging system's `release_notes/whats_new.md`, 42
                        # releases' sections, was HOT for "configure tls for the server")
                        "whats-new", "whats_new", "whatsnew", "what-s-new"})
+CONTENTS_NAMES = frozenset({"summary", "sitemap"})  # a book's or a site's table of contents, by its name alone
 LOG_NAMES = ("changelog", "release-notes", "release_notes", "releasenotes")  # ... and a name that goes on after
 # one of these (`CHANGELOG-API.md`, `release-notes-2.0.md`): tried as a new user would on a collector's monorepo,
 # its Go API changelog was WARM beside the right pages
@@ -686,8 +687,13 @@ def is_hub(path: str, body: str) -> bool:
     landing page of badges and HTML): it mentions every topic, or only names one, so it must not win a turn on
     breadth or on its title."""
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    if stem in HUB_NAMES or is_release_notes(path) or any(
-            stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".") for name in LOG_NAMES):
+    if stem in CONTENTS_NAMES or is_release_notes(path):
+        return True
+    # A log's name is a hub when the page logs releases: tried as a new user would on a release tool's docs,
+    # its `customization/publish/changelog.md` (how to configure the changelog it writes) was never shown, and
+    # a test runner's `releases.md` (its release cycle and supported versions) neither.
+    if (stem in HUB_NAMES or any(stem.startswith(name) and stem[len(name):][:1] in ("-", "_", ".")
+                                 for name in LOG_NAMES)) and logs_releases(body):
         return True
     # A changelog folder's own page (`changelog/index.md`): tried as a new user would on a theme's mkdocs docs, its
     # 216 releases' page was HOT for "can I show the last updated date on each page?"
@@ -727,6 +733,41 @@ def is_hub(path: str, body: str) -> bool:
     # tried as a new user would on a cheat-sheet repo, 600 alias pages of three lines took HOT places.
     pointer = prose_chars < STUB_CHARS and any(words in body.lower() for words in POINTERS)
     return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub or pointer
+
+
+def logs_releases(body: str) -> bool:
+    """Whether a page's headings under its title name releases (`## 0.0.39 (2026-06-25)`, `## [1.0.0] -
+    2024-01-01`, `## v1.12`, `v2.20.0 (2026-07-19)` underlined), or it has none to say otherwise (a list of
+    changes under its title)."""
+    lines = body.splitlines()
+    headed = False
+    fenced = False
+    start = 0
+    if lines and lines[0].strip() == "---":  # a front matter's lines are no headings
+        start = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), 0)
+    for i, line in enumerate(lines[start:], start):
+        if line.startswith(("```", "~~~")) and is_fence(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if line.startswith("##"):
+            heading = line.lstrip("#")
+        elif (i + 1 < len(lines) and line.strip() and lines[i + 1].strip()[:3] == "---"
+              and not lines[i + 1].strip("- \t")):  # a setext heading (not a table's rule)
+            heading = line
+        else:
+            continue  # the page's title (`# Changelog`) says nothing either way
+        headed = True
+        if any(_is_version(word) or _is_date(word) for word in heading.replace("(", " ").replace(")", " ")
+               .replace("[", " ").replace("]", " ").replace(",", " ").split()):
+            return True
+    return not headed
+
+
+def _is_date(word: str) -> bool:
+    """`2026-06-25`, `2024/10/01`, `2024-10`."""
+    return len(word) >= 7 and word[:4].isdigit() and word[4:5] in ("-", "/") and word[5:7].isdigit()
 
 
 POINTERS = ("an alias of", "has moved to", "have moved to", "has been moved to", "redirects to")
