@@ -204,3 +204,16 @@ def test_a_hugo_include_shortcode_is_the_file_it_names(tmp_path):
     assert sorted(os.path.relpath(p, docs) for p in includes.named(open(os.path.join(docs, "publish/nix.md")).read(),
                                                                    docs, "publish/nix.md", index.read_bytes)) == \
         ["../examples/route.yaml", "examples/config.yaml", "includes/prereqs.md", "includes/repository.md"]
+
+
+def test_a_hugo_include_names_a_page_as_getpage_does(tmp_path):
+    """Tried as a new user would on a site generator's own docs: `{{% include "/_common/glob-patterns" %}}` names
+    a page of the language's content (`content/en/`), without its `.md`, as Hugo's GetPage takes it; 187 of
+    them, and the 45 pages they name were routed as pages of their own."""
+    docs = str(tmp_path / "content")
+    write(docs, "en/_common/glob-patterns.md", "---\n_build: {render: never}\n---\nUse `**` for any depth.\n")
+    write(docs, "en/_common/bundle/index.md", "A bundle's text.\n")
+    write(docs, "en/functions/path/Match.md", '# Match\n\n{{% include "/_common/glob-patterns" %}}\n\n'
+                                             '{{% include "_common/bundle" %}}\n')
+    assert index.read_doc(docs, "en/functions/path/Match.md") == \
+        "# Match\n\nUse `**` for any depth.\n\nA bundle's text.\n"

@@ -1305,8 +1305,9 @@ def test_init_leaves_out_vendored_code(ctx, tmp_path):
     assert "community files left out: CODE_OF_CONDUCT.md, GOVERNANCE.md" in res.out, res.out
     assert sorted(derived_keywords(tmp_path)) == ["CONTRIBUTING.md", "README.md", "docs/tls.md"]
     # In capitals at any depth; in lower case, a page of its own below the top (a `license` command's page)
-    assert scaffold.community(["license.md", "pkg/x/GOVERNANCE.md", "pages/common/license.md"]) == \
-        ["license.md", "pkg/x/GOVERNANCE.md"]
+    assert scaffold.community(["license.md", "pkg/x/GOVERNANCE.md", "pages/common/license.md",
+                               "methods/page/CodeOwners.md", "docs/CODE_OF_CONDUCT.md"]) == \
+        ["docs/CODE_OF_CONDUCT.md", "license.md", "pkg/x/GOVERNANCE.md"]
     # a package manager's pages on third-party integrations are docs
     assert scaffold.vendored(["integration/third_party/direnv.md", "index.md"]) == []
 

@@ -1004,11 +1004,11 @@ def community(paths: Iterable[str]) -> list[str]:
     """The files of a repo for its community (CODE_OF_CONDUCT.md, GOVERNANCE.md, ADOPTERS.md, MAINTAINERS.md,
     LICENSE.md): tried as a new user would (`ctx init .`) on a tracing backend's repo, its GOVERNANCE.md
     ("Majority vote") took a HOT place for "what alternatives were considered?". Named in capitals they are
-    at any depth; in lower case only at the top: a command reference's `pages/common/license.md` is the page
-    of the `license` command."""
+    at any depth; otherwise only at the top: a command reference's `pages/common/license.md` is the page of the
+    `license` command, a site generator's `methods/page/CodeOwners.md` the page of a method."""
     stems = {p: doc_stem(p.rsplit("/", 1)[-1]) for p in paths}
     return sorted(p for p, stem in stems.items() if stem.lower() in COMMUNITY_FILES
-                  and ("/" not in p or not stem.islower()))
+                  and ("/" not in p or stem.isupper()))
 
 
 VENDOR_FOLDERS = frozenset({"vendor"})  # not `third_party/`: a package manager's docs hold their pages on

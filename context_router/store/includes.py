@@ -282,8 +282,9 @@ def _hugo(line: str, docs_root: str, site: str, here: str, read: Read, depth: in
     """A Hugo shortcode named for including a file (`{{% g_include file="includes/repository.md" %}}`,
     `{{< readfile file="/examples/config.yaml" >}}`, `{{< include "task-prereqs.md" >}}`): the file its `file=`
     (or `path=`, or first quoted) argument names, from the page's folder or one above it up to the docs, or
-    an `includes/` folder of one of those (a name that starts with `/`: from the docs, or the site's root, the
-    folder of its hugo.yaml), without its front matter, or as a code block (`code="true" lang="yaml"`). A
+    an `includes/` folder of one of those (a name that starts with `/`: from the docs, a folder above the page
+    or the site's root, the folder of its hugo.yaml; a page's name may leave out its `.md`, as Hugo's GetPage
+    takes it), without its front matter, or as a code block (`code="true" lang="yaml"`). A
     site's shortcodes are its own templates, so the name is the sign. Tried as a new user would on a release
     tool's Hugo docs: its publish pages' repository and pull request options were their shortcode lines, and
     the four partials they name were routed as pages of their own, titled by their file names."""
@@ -294,13 +295,15 @@ def _hugo(line: str, docs_root: str, site: str, here: str, read: Read, depth: in
     arg = _named_arg(args, ("file", "path")) or _named_arg(args, ("",))
     if not arg:
         return None
-    if arg.startswith("/"):
+    up = _up_to(here, docs_root)
+    if arg.startswith("/"):  # from the content's root: a language's (`content/en/`) is a folder above the page
         arg = arg.lstrip("/")
-        bases = [docs_root, site]
+        bases = [docs_root, *reversed(up), site]
     else:
-        bases = [f for folder in _up_to(here, docs_root) for f in (folder, *(os.path.join(folder, n)
-                                                                           for n in HUGO_FOLDERS))]
-    found = _resolve(arg, bases, site, read)
+        bases = [f for folder in up for f in (folder, *(os.path.join(folder, n) for n in HUGO_FOLDERS))]
+    # A page's path, as Hugo's GetPage takes it, may leave out its `.md` or name its bundle's folder.
+    found = next((f for f in (_resolve(name, bases, site, read) for name in (
+        arg, f"{arg}.md", f"{arg}/index.md", f"{arg}/_index.md")) if f is not None), None)
     if found is None:
         return None
     path, text = found
