@@ -274,6 +274,12 @@ def test_underlined_headings_are_read_as_headings(ctx, tmp_path):
     ('# Data\n\n::tip{icon="i-lucide-rocket"}\nUse `useFetch`.\n::\n\n::code-group\n```ts\n::\n```\n::\n\n'
      '::read-more{to="/docs/api"}\n::\n\n::std::move is a path.\n',
      '# Data\n\n\nUse `useFetch`.\n\n\n\n```ts\n::\n```\n\n\n\n\n\n::std::move is a path.\n'),
+    # Tried as a new user would on a database library's tutorial: a section's part opened with the `///` that
+    # closed a tip. Python Markdown's block markers go, their title stays; a code block's `/// file: a.js` and a
+    # sentence that starts with slashes stay.
+    ('# Engine\n\n/// tip\n\nUse echo.\n\n///\n\n/// details | Why so?\n\nx\n\n///\n\n'
+     '```js\n/// file: a.js\n```\n\n/// not a marker.\n',
+     '# Engine\n\n\n\nUse echo.\n\n\n\nWhy so?\n\nx\n\n\n\n```js\n/// file: a.js\n```\n\n/// not a marker.\n'),
 ])
 def test_a_line_that_is_one_shortcode_or_liquid_tag_is_not_text(page, read):
     """The site's markup around what a page says (a Hugo shortcode, a GitBook or Jekyll Liquid tag) is left out;

@@ -851,13 +851,13 @@ def without_shortcodes(body: str) -> str:
     `{{< /admonition >}}`, `{{% docs/shared ... %}}`), one Liquid tag as GitBook and Jekyll write them
     (`{% tabs %}`, `{% tab title="Go" %}`, `{% hint style="info" %}`, `{% endhint %}`) or a container's marker
     (`:::tip`, `::: code-group`, `:::`; a title it gives stays as a line, else a blank one; MDC's `::note` and
-    `::`), outside code
+    `::`; Python Markdown's `/// tip` and `///`), outside code
     blocks: the site's markup around what the page says; the text between them stays. Jekyll's
     `{% highlight go %}` block is a code block, and is written as one. Tried as a new user would on a tracing
     backend's docs: forty shortcodes in one conversation's output; a log store's docs hold 700 (their words,
     "admonition", "type", "note", were its text too); a messaging system's GitBook printed 250 tab tags in one
     conversation; a state library's tutorials opened with `:::tip` and `:::info`. Plain string work."""
-    if "{{<" not in body and "{{%" not in body and "{%" not in body and "::" not in body:
+    if "{{<" not in body and "{{%" not in body and "{%" not in body and "::" not in body and "///" not in body:
         return body
     return _map_lines(body, _shortcode)
 
@@ -868,6 +868,8 @@ def _shortcode(line: str) -> str | None:
     bare = line.strip()
     if bare[:3] == ":::":
         return _container_title(bare)
+    if bare[:3] == "///":
+        return _block_title(bare, line)
     if bare[:2] == "::" and _mdc_marker(bare[2:]):
         return ""
     if bare[:3] in ("{{<", "{{%") and bare[-3:] in (">}}", "%}}") and "}}" not in bare[3:-3]:
@@ -888,6 +890,19 @@ def _mdc_marker(rest: str) -> bool:
     name, brace, props = rest.partition("{")
     return (not rest or name[:1].isalpha() and name.replace("-", "").replace("_", "").isalnum()
             and (not brace or props.endswith("}")))
+
+
+def _block_title(bare: str, line: str) -> str:
+    """What a page shows of a line that opens or closes a block of Python Markdown's blocks extension (`/// tip`,
+    `/// details | Why?`, `//// tab | Python 3.10+`, a closing `///`): its title, or a blank line; any other line
+    that starts so stays. Tried as a new user would on a database library's tutorial: a section's part opened
+    with the `///` that closed a tip."""
+    rest = bare.lstrip("/")
+    kind, bar, title = rest.partition("|")
+    kind = kind.strip()
+    if kind and not (kind[:1].isalpha() and kind.replace("-", "").replace("_", "").isalnum()):
+        return line
+    return title.strip() if bar else ""
 
 
 def _container_title(bare: str) -> str:
