@@ -563,6 +563,33 @@ def test_a_part_too_big_for_the_room_shows_its_best_stretch_as_code():
     assert without is not None and "max_shards" not in without.text
 
 
+def test_an_opening_too_big_for_the_room_that_answers_shows_its_start_its_best_stretch_and_the_parts():
+    """Tried as a new user would on a release tool's docs: a packaging page opens with one YAML block of every
+    option (22,000 chars, before its first heading); "where does it read the signing key's passphrase from?"
+    ranked its opening and its "Signing key passphrases" section, and the turn showed the page's first lines
+    alone: the opening was taken whole first, found too big, and nothing else was kept. Now the best part is
+    shown, and the opening's start with its best stretch (at most OPENING_STRETCH, fenced, not counted as sent)."""
+    keys = "".join(f"# Option number {i} of the packager.\nsetting_{i}: {i}\n\n" for i in range(300))
+    body = ("# nfpm\n\nGoReleaser can build packages.\n\nAvailable options:\n\n```yaml\n" + keys
+            + "# The key's passphrase comes from the environment.\nkey_file: key.gpg\n\n" + keys + "```\n\n"
+            "## Signing key passphrases\n\nThe passphrase is read from `$NFPM_PASSPHRASE`.\n\n## Termux\n\nOther.\n")
+    assert len(sections.split(body)[0].text) > 8000
+
+    def rank(texts):  # the turn's ranking of pieces of text: here, how often they say "passphrase"
+        return {i: float(t.count("passphrase")) for i, t in enumerate(texts) if "passphrase" in t}
+
+    done = sections.cut(body, 3000, {0: 5.0, 1: 9.0}, "nfpm.md", "# nfpm", rank=rank)
+    assert done is not None and len(done.text) <= 3000
+    assert "Available options:" in done.text and "$NFPM_PASSPHRASE" in done.text
+    stretch = done.text[done.text.index("```yaml"):done.text.index("## Signing")]
+    assert "key_file: key.gpg" in stretch and stretch.count("```") == 2
+    assert len(stretch) <= sections.OPENING_STRETCH + 20
+    assert 1 in done.parts and 0 not in done.parts  # the opening was not all sent
+    # Without a ranking of text, as before a section query: the best part beside the opening's start.
+    plain = sections.cut(body, 3000, {0: 5.0, 1: 9.0}, "nfpm.md", "# nfpm")
+    assert plain is not None and "$NFPM_PASSPHRASE" in plain.text
+
+
 def test_a_stretch_is_picked_by_this_prompts_words_before_the_conversations(ctx, tmp_path):
     """Tried on a monitoring system's configuration reference: after "which protobuf_message should remote write
     use?", "which queue_config settings control concurrency and batch size?" showed the protobuf setting's

@@ -296,11 +296,26 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
     relevance = _with_next_parts(relevance, rest, sent, floor * top)
     asked = {j for j, v in relevance.items() if j <= len(rest) and v >= floor * top > 0}
     named, ranked = asked & set(sent), asked - {0}
-    if short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top:
+    whole = sections[0].text.strip("\n")
+    answers = short and relevance.get(0, 0.0) > 0 and relevance[0] >= floor * top
+    if answers and len(compose(whole, set(), False)) <= room:
         # The opening itself answers the turn (what the page is, often in its last lines): whole, not its start.
-        opening, short = sections[0].text.strip("\n"), False
+        opening, short, answers = whole, False, False
+    answers = answers and rank is not None and len(whole) > STRETCH_FROM
     stretched: set[int] = set()  # a part too big for the room, shown as its best stretch: not all of it is sent
     for j in sorted(relevance, key=lambda j: (-relevance[j], j)):
+        if j == 0 and answers and rank is not None:
+            # An opening too big for the room that answers (a reference page's one YAML block of every option,
+            # before its first heading) shows its start and its best stretch, in its place among the parts: tried
+            # as a new user would on a release tool's docs, "where does it read the signing key's passphrase
+            # from?" showed the packaging page's first lines and none of its parts, the whole opening taken
+            # first and found too big.
+            piece = _stretch(whole, min(OPENING_STRETCH, room - len(compose(opening, kept, short)) - 2), rank)
+            if piece is not None and not whole.startswith(piece) and len(compose(
+                    f"{opening}\n\n{piece}", kept, short)) <= room:
+                opening = f"{opening}\n\n{piece}"
+                stretched.add(0)
+            continue
         if j in new and (relevance[j] >= floor * top or not kept and relevance[j] > 0):
             kept.add(j)
             if len(compose(opening, kept, short)) > room:
@@ -324,13 +339,17 @@ def cut(body: str, room: int, relevance: Mapping[int, float], path: str, header:
                 break
     text = compose(opening, kept, short)
     if len(text) <= room:
-        return Cut(text, frozenset(kept - stretched | ({0} if opening and sections[0].text else set())))
+        return Cut(text, frozenset(kept - stretched | ({0} if opening and sections[0].text and 0 not in stretched
+                                                       else set())))
     opening = "" if 0 in sent else opening_of(header)
     text = compose(opening, set(), True)
     return Cut(text, frozenset()) if len(text) <= room else None
 
 
 STRETCH_FROM = 3000  # a part longer than this that does not fit shows its best stretch (_stretch)
+OPENING_STRETCH = 1000  # ... and an opening, at most this long beside its start: about 25 lines of a YAML block
+# (a release tool's 80 turns through the hook: the opening's stretch at 500 to 100,000 chars puts the same 4 more
+# answers in context, 59,011 to 62,730 chars a conversation; without it none; 1,000: 60,252)
 
 
 def _stretched(rest: list[Section], j: int, left: int,
