@@ -735,8 +735,96 @@ def readable(body: str, rel: str) -> str:
     body = without_shortcodes(without_toc(without_scripts(without_head(setext_as_atx(without_comments(body),
                                                                                     title_only=True)))))
     body = raised_headings(lowered_headings(unindented_headings(without_link_definitions(body))))
-    body = without_highlight_comments(body)
+    body = without_alternatives(without_highlight_comments(body))
     return without_mdx_comments(without_esm(body)) if rel.endswith(".mdx") or _imports(body) else body
+
+
+TAB_MARKS = ("=== ", "<TabItem", "</TabItem", "<Tabs", "</Tabs", ":::", "<CodeGroup", "</CodeGroup", "{% tab",
+             "{% endtab")  # the lines a site puts between the tabs of one example
+ALTERNATIVE_SHARE = 0.5  # of the longer block's lines, those two tabbed blocks share: the same example
+ALTERNATIVE_LINES = 4  # lines of text: a shorter block costs little more than the line that names it
+
+
+def without_alternatives(body: str) -> str:
+    """The text with each code block that is another tab of the example just above it (only blank lines and
+    tab markers between them, most of their lines the same: a config in `jest.config.js` and `jest.config.ts`,
+    a model for Python 3.9 and for 3.10) written as one line naming it: the reader reads one tab, and the
+    model needs one. Tried as a new user would on a test runner's configuration reference: every option's
+    example was printed twice, once per file type, and the turn's room went to the copies."""
+    if body.count("```") < 4:
+        return body
+    lines = body.split("\n")
+    blocks: list[tuple[int, int, str]] = []  # (opening line, closing line, info string)
+    i = 0
+    while i < len(lines):
+        bare = lines[i].lstrip(" ")
+        if bare[:3] == "```" and is_fence(bare):
+            mark = bare[:len(bare) - len(bare.lstrip("`"))]
+            end = next((j for j in range(i + 1, len(lines))
+                        if lines[j].lstrip(" ").startswith(mark) and not lines[j].strip().strip("`")), None)
+            if end is None:
+                break
+            blocks.append((i, end, bare[len(mark):].strip()))
+            i = end + 1
+            continue
+        i += 1
+    dropped: dict[int, tuple[int, str]] = {}
+    for (a0, a1, tab), (b0, b1, info) in zip(blocks, blocks[1:], strict=False):
+        first = [ln.strip() for ln in lines[a0 + 1:a1] if ln.strip()]
+        second = [ln.strip() for ln in lines[b0 + 1:b1] if ln.strip()]
+        gap = [ln.strip() for ln in lines[a1 + 1:b0] if ln.strip()]
+        if len(second) < ALTERNATIVE_LINES or not all(ln.startswith(TAB_MARKS) for ln in gap):
+            continue
+        # Tabs, not two steps: a tab's line between them, or both blocks marked as tabs (`js tab title="..."`,
+        # VitePress's `[npm]`). Two blocks alike without (a migration guide's before and after) both stay.
+        if not gap and not (_tabbed(tab) and _tabbed(info)):
+            continue
+        if _shared_lines(first, second) >= ALTERNATIVE_SHARE * max(len(first), len(second)):
+            indent = lines[b0][:len(lines[b0]) - len(lines[b0].lstrip(" "))]
+            dropped[b0] = (b1, f"{indent}(the same example{_tab_name(info)})")
+    if not dropped:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i in dropped:
+            end, note = dropped[i]
+            out.append(note)
+            i = end + 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def _tabbed(info: str) -> bool:
+    """Whether a code block's info string marks it as one tab of several (`js tab title="jest.config.js"`, `sh
+    [npm]`)."""
+    words = info.split()
+    return "tab" in words[1:] or any(w.startswith("[") and w.endswith("]") for w in words[1:])
+
+
+def _shared_lines(first: list[str], second: list[str]) -> int:
+    """How many lines two blocks share, each line counted as often as both have it."""
+    counts: dict[str, int] = {}
+    for ln in first:
+        counts[ln] = counts.get(ln, 0) + 1
+    shared = 0
+    for ln in second:
+        if counts.get(ln, 0) > 0:
+            counts[ln] -= 1
+            shared += 1
+    return shared
+
+
+def _tab_name(info: str) -> str:
+    """`, in jest.config.ts` for a block titled so (`ts tab title="jest.config.ts"`), `, in ts` by its language."""
+    at = info.find('title="')
+    end = info.find('"', at + 7) if at >= 0 else -1
+    if end > at + 7:
+        return f", in {info[at + 7:end]}"
+    lang = info.split()[0].strip("{}[]") if info.split() else ""
+    return f", in {lang}" if lang else ""
 
 
 def setext_as_atx(body: str, title_only: bool = False) -> str:
