@@ -367,30 +367,3 @@ def test_a_page_sectioned_by_first_level_headings_is_read_a_level_lower(ctx, tmp
     (tmp_path / "config.yaml").write_text("docs: d\n")
     res = ctx("show", "m.md", "Mutation Chaining")
     assert res.code == 0 and res.out.startswith("## Mutation Chaining\n\nChains."), res.out + res.err
-
-
-def test_a_code_block_that_is_another_tab_of_the_example_above_is_one_line():
-    """Tried as a new user would on a test runner's configuration reference: every option's example was printed
-    twice, in `jest.config.js` and in `jest.config.ts`. A block that is another tab of the one just above (a tab's
-    line between them, or both marked as tabs; most lines alike) is named in a line; two steps alike (a migration
-    guide's before and after), a short block, or a different one, stay."""
-    from context_router.store.index import readable
-
-    js = ("```js tab title=\"jest.config.js\"\nconst {defineConfig} = require('jest');\n\n"
-          "module.exports = defineConfig({\n  bail: 1,\n});\n```")
-    ts = ("```ts tab title=\"jest.config.ts\"\nimport {defineConfig} from 'jest';\n\n"
-          "export default defineConfig({\n  bail: 1,\n});\n```")
-    page = f"# Config\n\n{js}\n\n{ts}\n\nAfter.\n"
-    assert readable(page, "c.md") == f"# Config\n\n{js}\n\n(the same example, in jest.config.ts)\n\nAfter.\n"
-    py39 = ("    ```python\n    from typing import Optional\n    class A:\n        x: Optional[int]\n        y: str\n"
-            "        z: bytes\n    ```")
-    py310 = "    ```python\n    class A:\n        x: int | None\n        y: str\n        z: bytes\n    ```"
-    tabs = f'=== "Python 3.9"\n\n{py39}\n\n=== "Python 3.10"\n\n{py310}\n'
-    assert readable(tabs, "t.md") == (f'=== "Python 3.9"\n\n{py39}\n\n=== "Python 3.10"\n\n'
-                                      "    (the same example, in python)\n")
-    before = "```js\nconst a = 1;\nconst b = 2;\nconst c = 3;\nrun(a, b, c);\n```"
-    after = "```js\nconst a = 1;\nconst b = 2;\nconst c = 4;\nrun(a, b, c, {strict: true});\n```"
-    steps = f"# Upgrade\n\n{before}\n\n{after}\n"
-    assert readable(steps, "u.md") == steps  # no tab between them: both stay
-    other = "```ts tab title=\"b.ts\"\nfoo();\nbar();\nbaz();\nqux();\n```"
-    assert readable(f"{js}\n\n{other}\n", "o.md") == f"{js}\n\n{other}\n"  # tabs, but not alike
