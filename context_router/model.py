@@ -62,6 +62,8 @@ def model(ws: Workspace, index_version: int, rebuild: bool = True, fold: int = U
         return meta  # type: ignore[no-any-return]
     if ws.store.read_only:  # a turn served read-only writes nothing: the model as it is
         return meta  # type: ignore[no-any-return]
+    if meta is not None and meta["built"] and ws.store.sem_next_id() == 0:
+        meta = None  # the index was made anew (store.clear_index): its model too, whole
     if meta is not None:
         pending = ws.store.sem_pending(UPDATE_MAX_DOCS)
         if len(pending) <= (UPDATE_MAX_DOCS if rebuild else fold) and \

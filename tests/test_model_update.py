@@ -268,3 +268,21 @@ def test_a_turn_on_a_big_repo_leaves_more_than_a_few_changed_docs_to_the_indexer
     assert with_workspace(indexer.run, str(cfg))
     meta, _, _ = model_state(cfg)
     assert meta["drift"] == changed and meta["made"] == before["made"]  # folded in place by the indexer
+
+
+def test_a_new_index_gets_a_new_model_not_the_old_one_folded(tmp_path):
+    """Replayed as the dev set is, two docs folders one after the other in one state: the second (fewer docs
+    than a tenth of the first's, folded in place) was served by the first one's model, its IDF, clusters and docs.
+    An index made anew (another docs folder, another version's text) is modelled whole."""
+    rng = random.Random(5)
+    write_docs(tmp_path / "a", {f"a{i:03}.md": doc(i, TOPICS[i % 4], rng) for i in range(N)})
+    write_docs(tmp_path / "b", {f"b{i:02}.md": f"# B {i}\n\nbeta{i} gamma{i % 3} words here\n" for i in range(20)})
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("docs: a\nrate_limit: {turns_per_minute: 0}\nsemantic: {clusters: 4}\n")
+    turn(cfg)
+    first, _, _ = model_state(cfg)
+    cfg.write_text("docs: b\nrate_limit: {turns_per_minute: 0}\nsemantic: {clusters: 4}\n")
+    turn(cfg, "where is beta3 with gamma1")
+    meta, clusters, vectors = model_state(cfg)
+    assert sorted(clusters) == [f"b{i:02}.md" for i in range(20)]  # none of the first folder's docs
+    assert meta["built"] == 20 and meta["made"] != first["made"] and meta["idf"] != first["idf"]

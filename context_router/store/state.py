@@ -604,7 +604,11 @@ class Store:
         self.conn.execute("INSERT INTO sec (sec) VALUES ('delete-all')")
         self.conn.execute("DELETE FROM lex_df")
         self.conn.execute("DELETE FROM sec_df")
-        self.conn.execute("DELETE FROM sem_pending")  # the model is built afresh for a new index
+        # The model is built afresh for a new index: the docs it holds are the old index's (another docs folder's,
+        # another version's text), and folding the new ones into it would keep the old IDF and clusters.
+        self.conn.execute("DELETE FROM sem_pending")
+        self.conn.execute("DELETE FROM sem_docs")
+        self.conn.execute("DELETE FROM postings")
         claims.clear(self.conn)
 
     def save_docs(self, docs: Iterable[Doc], skipped: Iterable[tuple[str, Stat]], removed: Iterable[str],
