@@ -176,6 +176,18 @@ def test_changelogs_are_hubs():
         assert not sections.is_release_notes(path) and not sections.is_hub(path, note), path
 
 
+def test_a_lookup_table_of_names_is_a_hub():
+    """Tried as a new user would on a site generator's docs: its emoji reference, 1,176 rows of `:straight_ruler:`,
+    led "the covers come straight off my camera" by the names in its rows. A table of that many rows whose words are
+    mostly names (code spans, `:emoji:` codes, links) is a hub; a long reference table that describes what it
+    lists, and a short table of names, are pages."""
+    row = "| [top](#objects) | :straight_ruler: | `:straight_ruler:` | :camera: | `:camera:` | [top](#toc) |\n"
+    assert sections.is_hub("quick-reference/emojis.md", "# Emojis\n\n| | ico | code |\n|-|-|-|\n" + row * 600)
+    assert not sections.is_hub("emojis.md", "# Emojis\n\n" + row * 40)
+    described = "| `--flag-name` | string | The address the server listens on for incoming requests. |\n"
+    assert not sections.is_hub("reference.md", "# Flags\n\n" + described * 600)
+
+
 def test_a_page_that_points_at_another_is_a_hub():
     """A cheat-sheet repo's 600 alias pages of three lines took HOT places; a moved page's stub says as little."""
     alias = ("# jfrog\n\n> This command is an alias of `jf`.\n\n- View documentation for the original command:\n\n"

@@ -751,7 +751,29 @@ def is_hub(path: str, body: str) -> bool:
     # A page that only points at another ("This command is an alias of `jf`", "This document has moved to ..."):
     # tried as a new user would on a cheat-sheet repo, 600 alias pages of three lines took HOT places.
     pointer = prose_chars < STUB_CHARS and any(words in body.lower() for words in POINTERS)
-    return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub or pointer
+    return (links >= HUB_MIN_LINKS and links >= HUB_LINK_SHARE * prose) or stub or pointer or _name_table(body)
+
+
+NAME_TABLE_ROWS = 500  # a page of at least this many table rows ...
+NAME_TABLE_WORDS = 0.25  # ... whose rows' words are mostly names (in code spans, `:emoji:` codes, links): a hub
+
+
+def _name_table(body: str) -> bool:
+    """Whether a page is a lookup table of names (an emoji or icon reference: 1,176 rows of `:straight_ruler:`):
+    its words are names, not what it is about. Tried as a new user would on a site generator's docs, its emoji
+    reference led "the covers come straight off my camera" by `:straight_ruler:` and `:camera:`."""
+    rows = [line for line in body.splitlines() if line.lstrip().startswith("|")]
+    if len(rows) < NAME_TABLE_ROWS:
+        return False
+    named = plain = 0
+    for row in rows:
+        for cell in row.split("|"):
+            for word in cell.split():
+                if word[:1] in "`:[" or word[-1:] in "`:)" or "](" in word:
+                    named += 1
+                elif word.isalpha():
+                    plain += 1
+    return plain < NAME_TABLE_WORDS * (plain + named)
 
 
 def logs_releases(body: str) -> bool:
