@@ -346,9 +346,12 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             rank = None
             if section_query:
                 def rank(texts: Sequence[str], query: str = section_query) -> dict[int, float]:
-                    pieces = [("", t) for t in texts]
-                    for q in (stretch_query, query) if stretch_query and stretch_query != query else (query,):
-                        got = dict(ws.store.lexical_sections(pieces, q, lexical.SECTION_WEIGHTS))
+                    queries = (stretch_query, query) if stretch_query and stretch_query != query else (query,)
+                    keep = lexical.narrowed(texts, queries)
+                    pieces = [("", texts[i]) for i in keep]
+                    got: dict[int, float] = {}
+                    for q in queries:
+                        got = {keep[k]: v for k, v in ws.store.lexical_sections(pieces, q, lexical.SECTION_WEIGHTS)}
                         if any(v > 0 for v in got.values()):
                             break
                     return got

@@ -900,3 +900,15 @@ def test_pairs_of_characters_are_neighbours_in_a_run_of_chinese_or_japanese(toke
                 assert token[i:i + 2] in found
         runs = "".join(" " if words.unspaced(ch) else ch for ch in token).split()
         assert set(runs) == {w for w in found if not words.unspaced(w[0])}
+
+
+def test_a_stretch_ranks_only_the_pieces_that_hold_a_query_word_when_there_are_many():
+    """A part of a megabyte (one YAML block of 28,000 paragraphs) cost a turn 0.26 s to rank whole for its best
+    stretch. Of more than RANK_PIECES pieces, those that hold the start of a query word are ranked (a stem's start:
+    "passphrases" finds "passphrase"); of fewer, all."""
+    from context_router.turn import lexical
+
+    few = ["a", "b", "passphrase here"]
+    assert lexical.narrowed(few, ['"passphrases"']) == [0, 1, 2]
+    many = [f"setting_{i}: {i}" for i in range(lexical.RANK_PIECES)] + ["The Passphrase comes from the env."]
+    assert lexical.narrowed(many, [None, '"passphrases" OR "signing"']) == [lexical.RANK_PIECES]
