@@ -36,7 +36,7 @@ QUARTO = "{{< include "  # Quarto: `{{< include _setup.qmd >}}`, from the page's
 RST = ".. include::"  # reStructuredText (Sphinx): `.. include:: /_parts/intro.rst`, as Quarto's
 MYST = ("```{include}", ":::{include}")  # MyST markdown (Sphinx): a directive's block, its options, its fence
 SHARED = ("{{< docs/shared ", "{{% docs/shared ")  # Grafana's Hugo docs: `lookup="tls-block.md"` in `shared/`
-HUGO = ("{{< ", "{{% ", "{{<", "{{%")  # a Hugo shortcode; one named for including (`g_include`, `readfile`):
+HUGO = ("{{<", "{{%")  # a Hugo shortcode; one named for including (`g_include`, `readfile`):
 HUGO_NAMES = ("include", "readfile")  # `{{% g_include file="includes/repository.md" %}}`, `{{< include "x.md" >}}`
 HUGO_FOLDERS = ("includes", "_includes")  # where a site's include shortcode reads a bare name from
 MAX_DEPTH = 3  # an included page's own includes, so deep
@@ -302,13 +302,14 @@ def _hugo(line: str, docs_root: str, site: str, here: str, read: Read, depth: in
     else:
         bases = [f for folder in up for f in (folder, *(os.path.join(folder, n) for n in HUGO_FOLDERS))]
     # A page's path, as Hugo's GetPage takes it, may leave out its `.md` or name its bundle's folder.
-    found = next((f for f in (_resolve(name, bases, site, read) for name in (
+    found = next((f for f in (_resolve(candidate, bases, site, read) for candidate in (
         arg, f"{arg}.md", f"{arg}/index.md", f"{arg}/_index.md")) if f is not None), None)
     if found is None:
         return None
     path, text = found
     if _named_arg(args, ("code",)) == "true":  # readfile's code="true" lang="yaml": the file as a code block
-        return f"```{_named_arg(args, ('lang',)) or ''}\n{text.rstrip()}\n```"
+        fence = "````" if "```" in text else "```"
+        return f"{fence}{_named_arg(args, ('lang',)) or ''}\n{text.rstrip()}\n{fence}"
     text = _without_front_matter(text)
     if depth < MAX_DEPTH:
         text = _expand(text, docs_root, site, os.path.dirname(path), read, depth + 1)
@@ -317,9 +318,9 @@ def _hugo(line: str, docs_root: str, site: str, here: str, read: Read, depth: in
 
 def _named_arg(args: str, keys: tuple[str, ...]) -> str | None:
     """The quoted value of a shortcode's `key="..."` argument (key "": its first quoted value)."""
-    for key in keys:
-        at = args.find(key + "=") if key else min((i for i in (args.find('"'), args.find("'")) if i >= 0),
-                                                  default=-1)
+    for key in keys:  # `file=`, not `profile=`: a key starts the argument
+        at = (f" {args}".find(f" {key}=") if key else
+              min((i for i in (args.find('"'), args.find("'")) if i >= 0), default=-1))
         if at < 0:
             continue
         at += len(key) + 1 if key else 0
