@@ -259,7 +259,11 @@ def test_a_words_sections_are_counted_only_as_far_as_the_turn_needs(ctx, tmp_pat
     store = Store(str(isolated_state))
     with store.transaction():
         assert store.section_counts(["check", "nowhere"], 5) == ({"check": 5, "nowhere": 0}, 10)
-        assert store.section_counts(["check"], 100) == ({"check": 5}, 10)  # remembered until the index changes
+        assert store.section_counts(["check", "nowhere"], 5) == ({"check": 5, "nowhere": 0}, 10)  # remembered
+        # ... until the index changes, or a turn counts as far as another bound (another ctx's budget): a count
+        # remembered as "5 or more" is not taken for "exactly 5"
+        assert store.section_counts(["check"], 100) == ({"check": 40}, 41)
+        assert store.conn.execute("SELECT count(*) FROM sec_df").fetchone()[0] == 3  # the bound, the total, "check"
     store.close()
 
 

@@ -125,6 +125,7 @@ DELETE FROM meta WHERE key IN ('config', 'index')
 # cause that set many docs to one score in a turn (a keyword shared by hundreds of docs) is one row of
 # history_shared, its docs packed, not a row per doc; what a turn showed is packed when it names many docs.
 FOREVER = 1 << 62
+_COUNTED_UPTO = " upto"  # sec_df's row of the bound its counts were taken to: no word starts with a space
 SCHEMA_V5 = f"""
 ALTER TABLE scores ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE scores ADD COLUMN rate REAL;
@@ -728,8 +729,15 @@ class Store:
         """(how many sections hold each word, how many sections there are), each counted as far as `upto`
         (the total as far as twice that): a word of every doc's template costs a turn `upto` postings, not
         its whole list. Remembered until the text index changes, as lexical_doc_counts; the row of the empty
-        word, which no query has, keeps the total."""
-        known = dict(self._select_in("SELECT word, sections FROM sec_df WHERE word IN ({})", ["", *words]))
+        word, which no query has, keeps the total, and a row no word can have keeps `upto`: a count remembered
+        as far as another bound is counted again."""
+        known = dict(self._select_in("SELECT word, sections FROM sec_df WHERE word IN ({})",
+                                     [_COUNTED_UPTO, "", *words]))
+        if known.pop(_COUNTED_UPTO, None) != upto:  # counted as far as another bound (an older ctx's): anew
+            known = {}
+            if not self.read_only:
+                self.conn.execute("DELETE FROM sec_df")
+                self.conn.execute("INSERT INTO sec_df VALUES (?, ?)", (_COUNTED_UPTO, upto))
         for word in ["", *words]:
             if word not in known:
                 quoted = '"' + word.replace('"', "") + '"'
