@@ -138,3 +138,16 @@ def test_init_says_which_folders_hold_variants(ctx, tmp_path, monkeypatch):
     assert "note: framework/ holds the same pages for react, solid, vue: a conversation that names one" in res.out
     assert variants.families(TREE) == [("framework", ["react", "solid", "vue"])]
     assert variants.families(p.replace("solid", "solid-x") for p in TREE if "/vue/" not in p) == []  # two: none
+
+
+def test_a_tutorials_units_with_numbered_pages_are_steps_not_variants():
+    # tried as a new user would on a web framework's docs: `ctx init` called its tutorial's units variants
+    paths = [f"tutorial/{unit}/{page}" for unit in ("1-setup", "2-pages", "3-components", "4-layouts")
+             for page in ("1.mdx", "2.mdx", "3.mdx", "4.mdx", "index.mdx")]
+    assert variants.variant_names(variants._children("tutorial", paths)) == frozenset()
+    assert variants.families(paths) == []
+    # pages named for what they hold still make a family, its own pages (index.md) among its copies
+    tree = [*TREE, *(f"framework/{fw}/index.md" for fw in ("react", "vue", "solid"))]
+    assert variants.families(tree) == [("framework", ["react", "solid", "vue"])]
+    gone, _ = variants.left_out(["framework/react/index.md", "framework/vue/index.md"], ["vue"], {}, under(tree))
+    assert "framework/react/index.md" in gone

@@ -9,6 +9,8 @@ Pure: the router hands in the words, the ranked paths and the docs under a folde
 
 from __future__ import annotations
 
+from ..records import doc_stem
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 MIN_SHARED = 3  # pages a variant folder shares with its siblings (relative paths alike) ...
 SHARED_SHARE = 0.3  # ... and at least this share of its own pages
 MIN_VARIANTS = 3  # a family (frameworks, providers, platforms): two folders alike may be steps (install, run)
+OWN_PAGES = frozenset({"index", "_index", "readme"})  # a folder's own page, whatever the folder holds
 SCAN_LIMIT = 2000  # docs read under one folder to tell its variants: a bigger folder is not looked at
 
 
@@ -44,14 +47,21 @@ def _children(parent: str, under: Sequence[str]) -> dict[str, set[str]]:
 def variant_names(kids: dict[str, set[str]]) -> frozenset[str]:
     """The child folders (`kids`: each one's relative doc paths) that mirror a sibling: at least MIN_SHARED of
     their pages, and SHARED_SHARE of them, have a sibling's page at the same relative path; MIN_VARIANTS of them
-    or none."""
+    or none. A page named by a number or as its folder's own (`3.mdx`, `index.md`) says nothing of what it holds:
+    the units of a tutorial (`1-setup/`, `2-pages/`, each `1.mdx` to `5.mdx` and `index.mdx`) are steps."""
     seen: dict[str, int] = {}
     for rel in kids.values():
         for r in rel:
             seen[r] = seen.get(r, 0) + 1
-    shared = {k: sum(1 for r in rel if seen[r] > 1) for k, rel in kids.items()}
+    shared = {k: sum(1 for r in rel if seen[r] > 1 and _named(r)) for k, rel in kids.items()}
     out = frozenset(k for k, n in shared.items() if n >= MIN_SHARED and n >= SHARED_SHARE * len(kids[k]))
     return out if len(out) >= MIN_VARIANTS else frozenset()
+
+
+def _named(rel: str) -> bool:
+    """Whether a page's file name says what it holds: not a number, not the folder's own page."""
+    stem = doc_stem(rel.rpartition("/")[2]).lower()
+    return not stem.isdigit() and stem not in OWN_PAGES
 
 
 def families(paths: Iterable[str]) -> list[tuple[str, list[str]]]:
