@@ -665,3 +665,30 @@ def test_overloads_are_one_section_and_a_templates_empty_headings_stay_apart():
     assert [(s.title, s.level) for s in parts[1:]] == [("`http.request(options)`", 2), ("Breaking Changes", 2),
                                                          ("API Changes", 2)]
     assert "## `http.request(url[, options])`" in parts[1].text and "socket timeout" in parts[1].text
+
+
+def matchers_page() -> str:
+    """A page whose sections all say "path" and "matcher": its "Path matchers" section has no word of its own."""
+    common = "Every path matcher in a site block is read in order, and a path matcher may be named. " * 6
+    parts = ["# Matchers", "", "How requests are matched.", ""]
+    for title, text in (("Wildcard matchers", "A star matches every request; a trailing star matches a prefix."),
+                        ("Named matchers", "A named set may hold a star too, beside its header rules."),
+                        ("Path matchers", "Matching is exact by default, not by prefix."),
+                        ("Header matchers", "A header rule may hold a star for any value.")):
+        parts += [f"### {title}", "", common, "", text, "", common, ""]
+    return "\n".join(parts)
+
+
+def test_a_section_the_prompt_names_by_its_heading_is_shown_though_its_words_are_everywhere(ctx, tmp_path):
+    # tried as a new user would on a web server's docs: "path" and "matcher" were in most of its pages and
+    # sections, so they ranked no section, and the turn showed the sections that said "star"
+    others = {f"site-{i}.md": f"# Site {i}\n\nEach path matcher of site {i} is listed here.\n" for i in range(6)}
+    project(tmp_path, {"matchers.md": matchers_page(), **others})
+    data = route(ctx, "does my path matcher need a star at the end?", "--budget", "4000")
+    page = next(f for f in data["files"] if f["path"] == "matchers.md")
+    assert page["tier"] == "HOT" and page.get("cut") is True
+    assert "Matching is exact by default" in data["context"]
+    # one word is a topic, not a name: "header" alone does not bring in "Header matchers"
+    assert sections.named_parts(sections.split(matchers_page()), sections.heading_words("a header")) == []
+    assert sections.heading_words("Path matchers") <= sections.heading_words("my path matcher")
+    assert sections.heading_words("+layout.svelte") == {"layout.svelte"}  # a dotted name is said whole

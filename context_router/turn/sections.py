@@ -16,6 +16,7 @@ from functools import lru_cache
 from ..fences import closing_fence, is_fence
 from ..markup import leaves_out
 from ..records import record
+from .words import STOPWORDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ PART_CHARS = 1000  # a section longer than this is cut into parts of about this 
 PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of its best part, not every match
 REST_OF_OPENING = "the rest of the opening"
 GOES_ON = "[...]"  # under a part whose section goes on unshown, and a cut opening that stops inside a paragraph
+NAMING_WORDS = 2  # a heading's words a prompt says that name its section (named_parts): one word is a topic
 OPENING_CHARS = 400  # of a cut doc's opening part: its title and what it is about, not its whole preamble
 # (replayed at 10,000 chars on thirteen plain folders: 600 -> 400 put the answer in context on 76.2% of turns
 # against 76.0%, at 180 chars a conversation less)
@@ -50,6 +52,33 @@ class Section:
 def split(body: str) -> list[Section]:
     """The opening part, then the parts of each `##`/`###` section (outside code fences), in order."""
     return list(_split(body))
+
+
+def heading_words(text: str) -> frozenset[str]:
+    """The words of a heading or a prompt that can name a section: no stop words, a plural as its singular
+    ("Path matchers" and "path matcher" alike), a dotted name whole (a heading `+layout.svelte` is not named by
+    a prompt's "+layout.server.js" and "+error.svelte")."""
+    spaced = "".join(ch if ch.isalnum() or ch in "._" else " " for ch in text.lower())
+    return frozenset(_singular(w) for w in (w.strip(".") for w in spaced.split()) if w and w not in STOPWORDS)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith("ss") else word
+
+
+def named_parts(parts: Sequence[Section], said: frozenset[str]) -> list[int]:
+    """The parts that open a section the prompt names by its heading: two words or more, every one said
+    (`said`: heading_words of the prompt). Tried as a new user would on a web server's docs, "path matcher
+    `reverse_proxy /api localhost:9000` doesnt catch /api/users" showed the matchers page's wildcard and named
+    matchers but not its "Path matchers": "path" and "matcher" are in most of its pages, too common to rank a
+    section."""
+    out: list[int] = []
+    for i, part in enumerate(parts):
+        if part.title and part.part == 0:
+            words = heading_words(part.title)
+            if len(words) >= NAMING_WORDS and words <= said:
+                out.append(i)
+    return out
 
 
 @lru_cache(maxsize=64)
