@@ -1,6 +1,7 @@
 """`ctx init` on a repo as a new user meets it: an mkdocs site, markup in headings, emphasis in prose."""
 import json
 import os
+import shutil
 
 import pytest
 import yaml
@@ -772,10 +773,26 @@ def test_init_with_no_docs_folder_says_how_to_name_one(ctx, tmp_path):
     write_docs(tmp_path, {f"page{i}.md": f"# Page {i}\n" for i in range(5)} | {"LICENSE.md": "# MIT\n"})
     res = ctx("init")
     assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 doc files there)\n"), res.err
-    # Never a translation of them, though it holds more (`ja/`, `de/` beside the English pages at the root)
+    # Never a translation of them, though it holds more (`ja/`, `de/` beside the English pages at the root): the
+    # root, with every page `ctx init .` routes
     write_docs(tmp_path, {f"{lang}/page{i}.md": f"# Seite {i}\n" for lang in ("ja", "de") for i in range(6)})
     res = ctx("init")
-    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (5 doc files there)\n"), res.err
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (10 doc files there)\n"), res.err
+
+
+def test_a_folder_of_languages_suggests_its_root_and_a_name_with_a_space_is_quoted(ctx, tmp_path):
+    # tried as a new user would on a note app's help vault: `en/` and 33 translations at the top, and a folder of
+    # release notes bigger than `en/`; `ctx init Release notes` was suggested, which names two folders
+    pages = ("Getting started", "Linking notes", "Search", "Sync", "Themes")
+    write_docs(tmp_path, {f"{lang}/{p}.md": f"# {p}\n\n{lang}\n" for lang in ("en", "de", "fr", "ja") for p in pages}
+               | {f"Release notes/v1.{i}.md": f"# 1.{i}\n" for i in range(8)})
+    res = ctx("init")
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init .` (13 doc files there)\n"), res.err
+    for lang in ("en", "de", "fr", "ja"):
+        shutil.rmtree(tmp_path / lang)
+    res = ctx("init")
+    assert res.code == 2 and res.err.endswith("name it, as in `ctx init 'Release notes'` (8 doc files there)\n")
+    assert ctx("init", "Release notes").code == 0
 
 
 def test_the_folder_suggested_is_the_one_that_holds_nearly_all_the_pages(tmp_path):

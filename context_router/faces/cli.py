@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -424,7 +425,7 @@ def init(docs: str | None = typer.Argument(
         docs = scaffold.default_docs(os.getcwd())
         if from_cc is None and not os.path.isdir(docs):
             found = scaffold.likeliest_docs(os.getcwd())
-            example = (f"`ctx init {found[0]}` ({found[1]} doc files there)" if found
+            example = (f"`ctx init {shlex.quote(found[0])}` ({found[1]} doc files there)" if found
                        else "`ctx init path/to/docs`")
             if docs != "docs":  # a site's config here names a folder that is not (a book its script builds)
                 raise InputError(f"no docs folder found here ({os.path.relpath(docs)}/, which the site's config "
