@@ -504,7 +504,14 @@ def _update(ws: Workspace, snap: IndexView, session: Session, prompt: str, turn:
         lex_signals = lex_turn.signals
     weak_signals += broad_lifts(cfg, store, broad, hits, lex_turn.relevance if lex_turn is not None else {},
                                 snap.n_docs)
-    signals = (*weak_signals, *(sem_turn.signals if sem_turn is not None else ()), *lex_signals)
+    sem_signals = sem_turn.signals if sem_turn is not None else ()
+    if sem_signals:
+        # A hub (an index, a release's notes) is near every topic's vector as it is near every prompt's words: the
+        # model's evidence lifts it no more than the text's does (lexical.step). Tried as a new user would on a
+        # note app's help vault, its release notes filled the WARM places for "sync between phone and laptop".
+        hubs = store.hubs({s.path for s in sem_signals})
+        sem_signals = tuple(s for s in sem_signals if s.path not in hubs)
+    signals = (*weak_signals, *sem_signals, *lex_signals)
     if gone:  # the variants the conversation does not use get no evidence this turn, from any signal
         hits = {p: kws for p, kws in hits.items() if p not in gone}
         signals = tuple(s for s in signals if s.path not in gone)
