@@ -448,6 +448,9 @@ title: Rate limiting
 #
 -->
 
+The plugin limits the rate of requests to a route with the leaky bucket method: requests over the rate wait
+their turn, and a client that sends too many in a row is told to slow down.
+
 ## Attributes
 
 | burst | number | Requests over the rate and under the burst are delayed. |
@@ -462,7 +465,8 @@ Set `nodelay` to stop the delay.<!-- ignore -->
 def test_html_comments_are_not_the_docs_text(ctx, tmp_path):
     """Tried as a new user would on an Apache project's docs: every page opens with its licence in an HTML
     comment, `# Licensed to ...` lines that a rendered page never shows. ctx printed them as the opening of
-    every HOT doc and as the whole 25-line WARM header."""
+    every HOT doc and as the whole 25-line WARM header. (Its page has a line of prose: with none, it would be
+    a stub of markup, which no evidence but a keyword brings in.)"""
     write_docs(tmp_path / "docs", {"plugins/limit-req.md": LICENSED,
                                    "intro.md": "# Intro\n\nWhat this gateway is, in a few words of prose.\n"})
     assert ctx("init").code == 0

@@ -272,15 +272,16 @@ def test_a_doc_named_after_a_stopword_is_not_hot_on_any_sentence(ctx, tmp_path):
 
 
 def test_coactivation_warms_without_printing_whole(ctx, tmp_path):
-    docs = {"a.md": "# Alpha\n\nAlpha.\n", "b.md": "# Beta\n\nBeta.\n"}
+    # (words no near word links: "alpha" is near "beta", whose section would lead its doc on the text alone)
+    docs = {"a.md": "# Quokka\n\nQuokka.\n", "b.md": "# Ledger\n\nLedger.\n"}
     related = "related: {a.md: [b.md]}\ncoactivation: 0.7\n"
     cfg = project(tmp_path, docs, related)
-    turn(ctx, cfg, "alpha")
-    second = turn(ctx, cfg, "alpha again")  # b: 0.7 -> 0.49 + 0.7, capped below HOT
+    turn(ctx, cfg, "quokka")
+    second = turn(ctx, cfg, "quokka again")  # b: 0.7 -> 0.49 + 0.7, capped below HOT
     assert tiers_of(second) == {"a.md": HOT, "b.md": "WARM"}
     cfg_kw = project(tmp_path / "kw", docs, related + "semantic: {enabled: false}\n")
-    turn(ctx, cfg_kw, "alpha")
-    assert tiers_of(turn(ctx, cfg_kw, "alpha again"))["b.md"] == HOT  # claude-cognitive's rule in keyword mode
+    turn(ctx, cfg_kw, "quokka")
+    assert tiers_of(turn(ctx, cfg_kw, "quokka again"))["b.md"] == HOT  # claude-cognitive's rule in keyword mode
 
 
 def big_doc() -> str:
@@ -759,12 +760,27 @@ def test_in_a_small_folder_a_word_two_docs_hold_names_a_new_topic_and_the_old_pa
     assert tiers_of(switched).get("timeouts.md") != HOT
 
 
+def test_while_one_doc_holds_the_best_sections_the_next_best_lead_too():
+    """Tried as a new user would on a note app's help vault: "can I sync my vault between my phone and laptop
+    without paying?" showed its backups page alone (its section 22.5), in a tenth of the room, and left out the
+    sync pages (14.2, 13.4: below LEADER_SHARE of the best)."""
+    secs = {("backup.md", 2): 22.5, ("sync-settings.md", 12): 14.2, ("sync-devices.md", 12): 13.4,
+            ("release.md", 1): 8.0}
+    assert lexical._section_leaders(secs, frozenset()) == ["backup.md", "sync-settings.md"]
+    assert lexical._section_leaders(secs, frozenset({"sync-settings.md"})) == ["backup.md", "sync-devices.md"]
+    # two docs within LEADER_SHARE of the best: the room is not sparse, and the others do not lead
+    close = {**secs, ("restore.md", 3): 20.0}
+    assert lexical._section_leaders(close, frozenset()) == ["backup.md", "restore.md"]
+    # nothing near the best: it leads alone
+    assert lexical._section_leaders({("a.md", 0): 10.0, ("b.md", 0): 3.9}, frozenset()) == ["a.md"]
+
+
 def test_a_hub_page_is_not_warm_on_breadth():
     """A changelog that mentions every topic ranks for every prompt: the text ranking makes it neither HOT nor
     WARM (tried as a new user would on a collector's monorepo: its 295,000-char changelog was WARM on most
     turns). A page the text ranks as well that is no hub is WARM."""
     docs = {"batch.md": 10.0, "CHANGELOG.md": 9.0, "queue.md": 8.5}
-    secs = {("batch.md", 1): 10.0, ("CHANGELOG.md", 4): 6.5, ("queue.md", 1): 6.0}
+    secs = {("batch.md", 1): 10.0, ("CHANGELOG.md", 4): 6.5, ("queue.md", 1): 3.5}
     turn = lexical.step(["batch", "timeout"], docs, secs, frozenset({"CHANGELOG.md"}), {}, 0.8, 0.25)
     why = {s.path: s.cause for s in turn.signals}
     assert why["batch.md"] == "lexical:best" and why["queue.md"].startswith("lexical:0.")
