@@ -301,14 +301,8 @@ def _rate_limit(cfg: Config, session: Session, now: float) -> tuple[bool, tuple[
 RECENT = index.Recent(4_000_000)  # chars of the docs' texts a process keeps between its turns
 
 
-NAMED_SHARE = 0.99  # of a doc's best part: a section the prompt names by its heading ranks next to it (_views).
-# Replayed on twenty-one plain folders through the hook: 76.9% -> 77.2% in context (4 turns won, none lost), 60,089
-# chars a conversation; piped one more shown. At 1.0 (it could take the best part's place): 77.0%, 3 lost; a
-# heading of one word named (sections.NAMING_WORDS 1): 77.2% (2 won, 1 lost), 3 words: 76.9%.
-
-
 def _views(ws: Workspace, paths: list[str], section_query: str | None,
-           ranked_sections: dict[str, dict[int, float]],
+           ranked_sections: dict[str, Mapping[int, float]],
            known: Mapping[str, Mapping[str, int]] | None = None, bar: float = 1.0, turn: int = 0,
            stretch_query: str | None = None, said: frozenset[str] = frozenset()) -> dict[str, tiers.DocView]:
     """The candidates as they are on disk now: a doc's header and body are read at the turn (the index keeps
@@ -318,7 +312,8 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
     configuration reference's `<remote_write>` block showed the protobuf setting the first prompt asked about,
     not the `queue_config` one this prompt asked about; replayed on the seventeen plain folders: 2 turns won,
     none lost). said: this prompt's heading words; a section of a doc the turn ranks that the prompt names by its
-    heading ranks as the doc's best (sections.named_parts), in `ranked_sections`, which the planner reads too."""
+    heading ranks next to the doc's best part (sections.with_named), in `ranked_sections`, which the planner
+    reads too."""
     cfg = ws.config
     views: dict[str, tiers.DocView] = {}
     for path, doc in ws.store.docs(paths).items():
@@ -339,11 +334,8 @@ def _views(ws: Workspace, paths: list[str], section_query: str | None,
             if doc.oversize:
                 whole = header + f"\n... [file over {cfg.max_doc_bytes:,} bytes: header only] ..."
             RECENT.put(key, ident if alone else None, (whole, header, truncated), len(whole))
-        ranked = ranked_sections.get(doc.path)
-        if said and ranked:
-            best = max(ranked.values())
-            ranked.update((j, max(ranked.get(j, 0.0), NAMED_SHARE * best))
-                          for j in sections.named_parts(sections.split(whole), said))
+        if said and ranked_sections.get(doc.path):
+            ranked_sections[doc.path] = sections.with_named(ranked_sections[doc.path], sections.split(whole), said)
 
         def body(whole: str = whole) -> str:
             return whole
@@ -406,7 +398,7 @@ def plan_turn(ws: Workspace, snap: IndexView, scores: Mapping[str, FileScore], h
     layout = render.layout_for(fmt, lambda p: kws.get(p, ()))
     known = ws.store.sent_units(session, [*paths, memory.CONVERSATION]) if session is not None else None
     about = known is None or memory.ABOUT not in known.pop(memory.CONVERSATION, {})
-    parts = {p: dict(v) for p, v in (ranked_sections or {}).items()}  # _views lifts the sections the prompt names
+    parts = dict(ranked_sections or {})  # _views adds the sections the prompt names
     views = _views(ws, paths, section_query, parts, known, tiers.bar(budget), turn, stretch_query, said)
     return tiers.fit(cands, views, layout, budget, turn, snap.n_docs, intent, notes, capped, measure,
                      {p: max(v.values()) for p, v in parts.items() if v}, cfg.semantic.enabled, parts, hit, about,

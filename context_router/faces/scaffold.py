@@ -598,8 +598,8 @@ def likeliest_docs(cwd: str) -> tuple[str, int] | None:
         # Language folders at the top (`de/`, `fr/` beside `en/`): the docs are here, and `ctx init .` leaves the
         # translations out. Tried as a new user would on a note app's help vault, `ctx init "Release notes"`
         # was suggested, its biggest folder.
-        n = sum(1 for rel in files if not rel.startswith(gone) and doc_stem(rel.rpartition("/")[2]).lower()
-                not in TOP_FILES)
+        n = sum(1 for rel in files
+                if not rel.startswith(gone) and ("/" in rel or doc_stem(rel).lower() not in TOP_FILES))
         return (".", n) if n >= 3 else None
     counts = Counter(rel.split("/", 1)[0] for rel in files if "/" in rel and not rel.startswith(gone))
     # The markdown at the top, beside a README and the community files every repo has: tried as a new user would
