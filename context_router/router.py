@@ -647,7 +647,7 @@ def _turn(ws: Workspace, req: TurnRequest, prompt: str, typed: bool, budget: int
                          lex_turn.sections if lex_turn is not None else None,
                          lex_turn.relevance if lex_turn is not None else None,
                          name if remembers(cfg, req) else None, one_part(upd.causes),
-                         lexical.section_query(prompt, None), sections.heading_words(prompt) if typed else frozenset())
+                         lexical.section_query(prompt, None), sections.said_in(prompt) if typed else frozenset())
         for e in plan.entries:
             if e.repeat:  # `ctx explain` says why the doc was named rather than sent
                 upd.causes[e.path] = (*upd.causes.get(e.path, ()), f"in-conversation:{e.repeat}")

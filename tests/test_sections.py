@@ -692,3 +692,10 @@ def test_a_section_the_prompt_names_by_its_heading_is_shown_though_its_words_are
     assert sections.named_parts(sections.split(matchers_page()), sections.heading_words("a header")) == []
     assert sections.heading_words("Path matchers") <= sections.heading_words("my path matcher")
     assert sections.heading_words("+layout.svelte") == {"layout.svelte"}  # a dotted name is said whole
+
+
+def test_a_long_prompt_names_headings_by_its_first_words_only():
+    # a pasted page of words names no heading by chance: only its first words are read, as the text's query
+    pasted = " ".join(f"word{i}" for i in range(sections.PROMPT_WORDS)) + " path matcher"
+    assert sections.named_parts(sections.split(matchers_page()), sections.said_in(pasted)) == []
+    assert sections.named_parts(sections.split(matchers_page()), sections.said_in("path matcher " + pasted)) == [3]

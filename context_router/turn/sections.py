@@ -33,6 +33,7 @@ PART_FLOOR = 0.35  # a cut doc adds the parts that score at least this share of 
 REST_OF_OPENING = "the rest of the opening"
 GOES_ON = "[...]"  # under a part whose section goes on unshown, and a cut opening that stops inside a paragraph
 NAMING_WORDS = 2  # a heading's words a prompt says that name its section (named_parts): one word is a topic
+PROMPT_WORDS = 60  # of a prompt, read for the headings it names (said_in)
 NAMED_SHARE = 0.99  # of a doc's best part: a section the prompt names ranks next to it (with_named). Replayed on
 # twenty-one plain folders through the hook: 76.9% -> 77.2% in context (4 turns won, none lost), 60,089 chars a
 # conversation; piped one more shown. At 1.0 (it could take the best part's place): 77.0%, 3 lost; NAMING_WORDS 1:
@@ -64,6 +65,12 @@ def heading_words(text: str) -> frozenset[str]:
     a prompt's "+layout.server.js" and "+error.svelte")."""
     spaced = "".join(ch if ch.isalnum() or ch in "._" else " " for ch in text.lower())
     return frozenset(_singular(w) for w in (w.strip(".") for w in spaced.split()) if w and w not in STOPWORDS)
+
+
+def said_in(prompt: str) -> frozenset[str]:
+    """The heading words of a prompt's first PROMPT_WORDS words: a pasted log or page of a thousand words would
+    name half the headings of the docs by chance (the text's query takes the first words too)."""
+    return heading_words(" ".join(prompt.split()[:PROMPT_WORDS]))
 
 
 def _singular(word: str) -> str:
