@@ -753,6 +753,9 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"docs/sources/_index.md": "---\ntitle: Alloy\n---\n", "docs/sources/get-started/a.md": "# A\n",
       "docs/design/1-proposal.md": "# Proposal\n", "docs/Makefile": ""}, os.path.join("docs", "sources")),
     ({"docs/sources/a.md": "# A\n", "docs/b.md": "# B\n"}, "docs"),  # a folder called sources: nothing to go by
+    # a Hugo site whose config is a folder (`config/_default/config.toml`, its environments beside it)
+    ({"config/_default/config.toml": "title = 'x'\n", "config/production/config.toml": "", "content/a.md": "# A\n",
+      "layouts/index.html": ""}, "content"),
     # a monorepo's VitePress site in packages/docs
     ({"packages/docs/.vitepress/config.ts": "export default {}\n", "packages/docs/guide/a.md": "# A\n",
       "packages/router/src/index.ts": ""}, os.path.join("packages", "docs")),

@@ -689,7 +689,7 @@ def _site_docs(folder: str, plain: bool = True) -> str | None:
     if os.path.isdir(os.path.join(folder, "src", "content", "docs")):
         return os.path.join(folder, "src", "content", "docs")
     if os.path.isdir(os.path.join(folder, "content")) and any(
-            os.path.isfile(os.path.join(folder, name)) for name in SITE_CONFIGS):
+            os.path.isfile(os.path.join(folder, *at, name)) for at in ((), HUGO_CONFIG_DIR) for name in SITE_CONFIGS):
         return os.path.join(folder, "content")
     if os.path.isfile(os.path.join(folder, *HUGO_SOURCES)):
         return os.path.join(folder, HUGO_SOURCES[0])
@@ -706,6 +706,9 @@ HUGO_SOURCES = ("sources", "_index.md")
 # new user would on a file-sync tool's repo, whose Hugo site is `docs/` with a config.json: `ctx init` took
 # `docs/` (the site's build notes and its content) for the docs.
 SITE_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config.yaml", "config.json")
+# ... or in Hugo's config folder, `config/_default/` (its environments beside it): tried as a new user would on a
+# web server's documentation repo, `ctx init` found no docs folder beside its `content/` of 1,252 pages.
+HUGO_CONFIG_DIR = ("config", "_default")
 
 
 def next_steps(target: str, cwd: str) -> list[str]:
