@@ -150,7 +150,10 @@ def test_changelogs_are_hubs():
     for path, body in (("CHANGELOG.md", "# Changelog\n\n## Unreleased\n\n- x\n\n## [1.0.0] - 2024-01-01\n"),
                        ("docs/release-notes.md", "---\ntitle: Notes\n---\n\n## 0.0.39 (2026-06-25)\n\n### Fixes\n"),
                        ("CHANGELOG.md", "Changes by Version\n=====\n\nv2.20.0 (2026-07-19)\n-----\n\n- z\n"),
-                       ("docs/releases.md", "# Releases\n\n## v1.12\n\n### Breaking changes\n")):
+                       ("docs/releases.md", "# Releases\n\n## v1.12\n\n### Breaking changes\n"),
+                       # a web server's releases by number (182,000 chars, HOT for "enable http/3 with quic")
+                       ("nginx/releases.md", "---\ntitle: Releases\n---\n\n## New release model {#intro}\n\n"
+                        "Text.\n\n### NGINX Plus Release 36 (R36) {#r36}\n\n- HTTP/3 fixes\n")):
         assert sections.is_hub(path, body), body
     for path, body in (("customization/publish/changelog.md", "---\ntitle: Changelog\n---\n\nHow the release "
                         "notes are written.\n\n```yaml\nchangelog:\n  sort: asc\n```\n\n## Enhance with AI\n\nUse.\n"),
@@ -692,6 +695,9 @@ def test_a_section_the_prompt_names_by_its_heading_is_shown_though_its_words_are
     assert sections.named_parts(sections.split(matchers_page()), sections.heading_words("a header")) == []
     assert sections.heading_words("Path matchers") <= sections.heading_words("my path matcher")
     assert sections.heading_words("+layout.svelte") == {"layout.svelte"}  # a dotted name is said whole
+    # a heading's attribute list is no word of it (Hugo's and Python Markdown's `{#anchor}`)
+    anchored = sections.split("# UDP\n\n## Active UDP health checks {#hc_active}\n\nSend probes.\n")
+    assert sections.named_parts(anchored, sections.said_in("how do active udp health checks work")) == [1]
 
 
 def test_a_long_prompt_names_headings_by_its_first_words_only():

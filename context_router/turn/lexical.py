@@ -95,7 +95,7 @@ NEAR_LOOKED = 6  # near words a turn counts in the docs, per rare word (a count 
 NEAR_RARE = 6  # rare words of a prompt looked up: a turn counts at most NEAR_RARE x NEAR_LOOKED words
 
 
-FIELDS_VERSION = 41  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
+FIELDS_VERSION = 42  # how fields() writes a doc's text and splits its sections, and which files are docs (5: .mdx too;
 # 6: without HTML comments; 7: long tables cut between rows; 8: a `.md` page that opens with an import read as
 # MDX, without a leading `<head>`; 9: links without their targets; 10: `.markdown` files too, names without
 # their order numbers, titles that are a tag or the `## ` heading a doc opens with, a README's banner between
@@ -124,7 +124,8 @@ FIELDS_VERSION = 41  # how fields() writes a doc's text and splits its sections,
 # hub; 35: MDC's block lines, `::note` and `::`, no text; 36: Grafana's `{{< docs/shared >}}` read as its file; 37: a
 # reStructuredText title with text right under it; 38: Hugo's include shortcodes read as their files; 39: a log's
 # name a hub only when the page logs releases; 40: Python Markdown's `/// tip` block markers no text; 41: a lookup
-# table of names a hub); the index is built anew when it changes
+# table of names a hub; 42: a log's release named by its number, `Release 36`); the index is built anew when it
+# changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

@@ -96,7 +96,8 @@ def named_parts(parts: Sequence[Section], said: frozenset[str]) -> list[int]:
     out: list[int] = []
     for i, part in enumerate(parts):
         if part.title and part.part == 0:
-            words = heading_words(part.title)
+            title, brace, attrs = part.title.partition(" {")
+            words = heading_words(title if brace and attrs[:1] in ("#", ":", ".") else part.title)  # `{#r36}`
             if len(words) >= NAMING_WORDS and words <= said:
                 out.append(i)
     return out
@@ -828,8 +829,8 @@ def _name_table(body: str) -> bool:
 
 def logs_releases(body: str) -> bool:
     """Whether a page's headings under its title name releases (`## 0.0.39 (2026-06-25)`, `## [1.0.0] -
-    2024-01-01`, `## v1.12`, `v2.20.0 (2026-07-19)` underlined), or it has none to say otherwise (a list of
-    changes under its title)."""
+    2024-01-01`, `## v1.12`, `v2.20.0 (2026-07-19)` underlined, `### Release 36`), or it has none to say otherwise
+    (a list of changes under its title)."""
     lines = body.splitlines()
     headed = False
     fenced = False
@@ -850,10 +851,14 @@ def logs_releases(body: str) -> bool:
         else:
             continue  # the page's title (`# Changelog`) says nothing either way
         headed = True
-        if any(_is_version(word) or _is_date(word) for word in heading.replace("(", " ").replace(")", " ")
-               .replace("[", " ").replace("]", " ").replace(",", " ").split()):
-            return True
+        words = heading.translate(_BRACKETS).split()
+        if any(_is_version(word) or _is_date(word) for word in words) or any(
+                word.lower() == "release" and after.isdigit() for word, after in zip(words, words[1:], strict=False)):
+            return True  # ... or by number: a web server's `### NGINX Plus Release 36 (R36)`
     return not headed
+
+
+_BRACKETS = str.maketrans("()[],", "     ")
 
 
 def _is_date(word: str) -> bool:
