@@ -166,6 +166,11 @@ def test_changelogs_are_hubs():
     for path in ("changelog/index.md", "insiders/changelog/index.md", "release-notes/_index.md"):
         assert sections.is_hub(path, "# Changelog\n\n### 9.5.0\n\nAdded the blog plugin's authors.\n"), path
     assert not sections.is_hub("setup/index.md", "# Setup\n\nHow to set the site up: colors, fonts, search.\n")
+    # a release's page in a releases folder, by its headings (a firewall's `releases/about-4.2.md`); not a page
+    # there about releasing
+    assert sections.is_hub("releases/about-4.2.md", "---\ntitle: About 4.2\n---\n\n## Release 4.2\n\n### New\n")
+    assert not sections.is_hub("releases/process.md", "# How we release\n\nEvery month, from the main branch.\n")
+    assert not sections.is_hub("releases/process.md", "# How we release\n\n## Cadence\n\nMonthly.\n")
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
     note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",

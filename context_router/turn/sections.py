@@ -770,6 +770,10 @@ def is_hub(path: str, body: str) -> bool:
     folder = path.lower().rsplit("/", 2)[-2] if path.count("/") else ""
     if stem in INDEX_NAMES and (folder in LOG_FOLDERS or folder in HUB_NAMES):
         return True
+    # ... and a page in such a folder whose headings name releases: tried as a new user would on a web server's
+    # docs, a firewall's `releases/about-4.2.md` (`## Release 4.2`) was HOT for "how to enable http/3 with quic"
+    if folder in LOG_FOLDERS and logs_releases(body, unheaded=False):
+        return True
     prose = links = prose_chars = markup = 0
     fenced = toctree = False
     rst = path.endswith(".rst")  # a directive (`.. autoclass:: Flask`) and its options are markup
@@ -827,10 +831,10 @@ def _name_table(body: str) -> bool:
     return plain < NAME_TABLE_WORDS * (plain + named)
 
 
-def logs_releases(body: str) -> bool:
+def logs_releases(body: str, unheaded: bool = True) -> bool:
     """Whether a page's headings under its title name releases (`## 0.0.39 (2026-06-25)`, `## [1.0.0] -
     2024-01-01`, `## v1.12`, `v2.20.0 (2026-07-19)` underlined, `### Release 36`), or it has none to say otherwise
-    (a list of changes under its title)."""
+    (a list of changes under its title) and `unheaded`."""
     lines = body.splitlines()
     headed = False
     fenced = False
@@ -855,7 +859,7 @@ def logs_releases(body: str) -> bool:
         if any(_is_version(word) or _is_date(word) for word in words) or any(
                 word.lower() == "release" and after.isdigit() for word, after in zip(words, words[1:], strict=False)):
             return True  # ... or by number: a web server's `### NGINX Plus Release 36 (R36)`
-    return not headed
+    return unheaded and not headed
 
 
 _BRACKETS = str.maketrans("()[],", "     ")
