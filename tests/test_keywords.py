@@ -62,6 +62,9 @@ def test_a_keyword_of_marks_alone_is_no_keyword():
     # Nor is a name or title that is one stopword (the `do` command's page); one chosen stays
     assert doc_keywords("pages/common/do.md", "do", [], [], auto=True) == ("pages/common/do.md",)
     assert doc_keywords("do.md", "Do", ["do"], [], auto=True) == ("do", "do.md")
+    # ... or stopwords alone: a web server's `how-to/_index.md`, titled "How To", was HOT for every "how to ..."
+    assert doc_keywords("templates/how-to/_index.md", "How To", [], [], auto=True) == ("templates/how-to/_index.md",)
+    assert hits({"templates/how-to/_index.md": ["templates/how-to/_index.md"]}, "how to enable http/3?") == {}
 
 
 def test_non_ascii_keywords():

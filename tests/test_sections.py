@@ -153,7 +153,9 @@ def test_changelogs_are_hubs():
                        ("docs/releases.md", "# Releases\n\n## v1.12\n\n### Breaking changes\n"),
                        # a web server's releases by number (182,000 chars, HOT for "enable http/3 with quic")
                        ("nginx/releases.md", "---\ntitle: Releases\n---\n\n## New release model {#intro}\n\n"
-                        "Text.\n\n### NGINX Plus Release 36 (R36) {#r36}\n\n- HTTP/3 fixes\n")):
+                        "Text.\n\n### NGINX Plus Release 36 (R36) {#r36}\n\n- HTTP/3 fixes\n"),
+                       ("archive/changelog-2023.md", "---\ntitle: 2023\n---\n\n## October 31, 2023\n\n- QUIC\n"),
+                       ("CHANGELOG.md", "# Changelog\n\n## 4 March 2024\n\n- Fixed.\n")):
         assert sections.is_hub(path, body), body
     for path, body in (("customization/publish/changelog.md", "---\ntitle: Changelog\n---\n\nHow the release "
                         "notes are written.\n\n```yaml\nchangelog:\n  sort: asc\n```\n\n## Enhance with AI\n\nUse.\n"),
@@ -171,6 +173,7 @@ def test_changelogs_are_hubs():
     assert sections.is_hub("releases/about-4.2.md", "---\ntitle: About 4.2\n---\n\n## Release 4.2\n\n### New\n")
     assert not sections.is_hub("releases/process.md", "# How we release\n\nEvery month, from the main branch.\n")
     assert not sections.is_hub("releases/process.md", "# How we release\n\n## Cadence\n\nMonthly.\n")
+    assert not sections.is_hub("changelog.md", "# Changelog\n\n## May the output vary\n\nHow it is written.\n")
     # One release's notes, named by its version in a folder of them (a note app's help vault: 364 of them).
     note = "- Tables: a new editor for markdown tables.\n- Fixed a crash when closing the graph.\n"
     for path in ("Release notes/v1.5.6.md", "Release notes/Mobile/v0.0.11.md", "changelog/2.0.md",

@@ -44,8 +44,11 @@ def doc_keywords(path: str, title: str, front_matter: Iterable[str], configured:
     words: list[str] = [*configured, *front_matter]
     if auto:
         name = doc_name(path)
-        # A name or title that is one stopword (a command reference's `do.md`, `if.md`) would fire on any sentence.
-        words += [w for w in (name, name.replace("-", " ").replace("_", " "), title) if w.lower() not in STOPWORDS]
+        # A name or title of stopwords alone (a command reference's `do.md`, `if.md`; a `how-to/` folder's page)
+        # would fire on any sentence: tried as a new user would on a web server's docs, a guides folder's
+        # `how-to/_index.md` was HOT for every "how to ..." prompt.
+        words += [w for w in (name, name.replace("-", " ").replace("_", " "), title)
+                  if not all(t in STOPWORDS for t in tokens_of(w.lower()))]
     words.append(path)
     # dict keys keep the first occurrence's order and de-duplicate in linear time (a doc may carry
     # thousands of front matter keywords)

@@ -125,7 +125,8 @@ FIELDS_VERSION = 42  # how fields() writes a doc's text and splits its sections,
 # reStructuredText title with text right under it; 38: Hugo's include shortcodes read as their files; 39: a log's
 # name a hub only when the page logs releases; 40: Python Markdown's `/// tip` block markers no text; 41: a lookup
 # table of names a hub; 42: a log's release named by its number, `Release 36`, and a page in a releases folder
-# whose headings name releases, hubs); the index is built anew when it changes
+# whose headings name releases, hubs; a name of stop words alone, `how-to`, no keyword); the index is built anew
+# when it changes
 
 
 def fields(path: str, title: str, body: str) -> tuple[str, str, str, str]:

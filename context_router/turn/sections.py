@@ -857,12 +857,15 @@ def logs_releases(body: str, unheaded: bool = True) -> bool:
         headed = True
         words = heading.translate(_BRACKETS).split()
         if any(_is_version(word) or _is_date(word) for word in words) or any(
-                word.lower() == "release" and after.isdigit() for word, after in zip(words, words[1:], strict=False)):
-            return True  # ... or by number: a web server's `### NGINX Plus Release 36 (R36)`
+                (word.lower() == "release" or word.lower() in MONTHS) and after.isdigit()
+                or word.isdigit() and after.lower() in MONTHS for word, after in zip(words, words[1:], strict=False)):
+            return True  # ... or by number, or a date in words: `### NGINX Plus Release 36`, `## October 31, 2023`
     return unheaded and not headed
 
 
 _BRACKETS = str.maketrans("()[],", "     ")
+MONTHS = frozenset("january february march april may june july august september october november december "
+                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
 
 def _is_date(word: str) -> bool:
