@@ -753,6 +753,9 @@ def test_init_leaves_a_sites_older_versions_out(ctx, tmp_path):
     ({"docs/sources/_index.md": "---\ntitle: Alloy\n---\n", "docs/sources/get-started/a.md": "# A\n",
       "docs/design/1-proposal.md": "# Proposal\n", "docs/Makefile": ""}, os.path.join("docs", "sources")),
     ({"docs/sources/a.md": "# A\n", "docs/b.md": "# B\n"}, "docs"),  # a folder called sources: nothing to go by
+    # an Astro site's docs collection beside its config, over the `docs/` that says how the site is built
+    ({"astro.config.mjs": "export default {}\n", "src/content/docs/en/guide.md": "# G\n",
+      "docs/design-system.md": "# D\n"}, os.path.join("src", "content", "docs")),
     # a Hugo site whose config is a folder (`config/_default/config.toml`, its environments beside it)
     ({"config/_default/config.toml": "title = 'x'\n", "config/production/config.toml": "", "content/a.md": "# A\n",
       "layouts/index.html": ""}, "content"),

@@ -666,7 +666,17 @@ def _configured_docs(folder: str) -> str | None:
     found = sites.book_src(folder) or sites.gitbook_root(folder) or sites.docusaurus_docs(folder)
     if found is None and any(os.path.isfile(os.path.join(folder, name)) for name in sites.DOCUSAURUS_CONFIGS):
         found = os.path.join(folder, "docs") if os.path.isdir(os.path.join(folder, "docs")) else None  # its default
+    content = os.path.join(folder, "src", "content", "docs")
+    if found is None and os.path.isdir(content) and any(
+            os.path.isfile(os.path.join(folder, f"astro.config.{ext}")) for ext in ASTRO_CONFIGS):
+        # An Astro site's docs collection beside its config, before a plain `docs/` here: tried as a new user
+        # would on a web framework's site, `ctx init` took its `docs/` (five notes on how the site is built)
+        # over `src/content/docs`, the framework's guides in eleven languages.
+        found = content
     return found
+
+
+ASTRO_CONFIGS = ("mjs", "ts", "js", "mts", "cjs")
 
 
 def _site_docs(folder: str, plain: bool = True) -> str | None:
