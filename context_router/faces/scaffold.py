@@ -546,7 +546,8 @@ def default_docs(cwd: str) -> str:
     folder of an Astro Starlight site (`src/content/docs`) or of a Hugo or Zola site (`content`, beside its
     config); else the same in a site folder here (`website/`, `www/`, `site/`: a project whose site sits beside
     its code); else `docs` (which `ctx init` then says it did not find). A site's config (an mkdocs.yml, a
-    book.toml, a Docusaurus config), here or in a site folder (`book/` too), comes before a plain `docs/` here:
+    book.toml, a Docusaurus config, an Astro config beside `src/content/docs`), here or in a site folder (`book/`
+    too), comes before a plain `docs/` here:
     tried as a new user would on a text editor's repo, whose book is in `book/`, the four contributor notes in
     `docs/` were taken for its docs."""
     folders = (cwd, *(os.path.join(cwd, name) for name in SITE_FOLDERS))
