@@ -89,10 +89,10 @@ def with_named(ranked: Mapping[int, float], parts: Sequence[Section], said: froz
 
 def named_parts(parts: Sequence[Section], said: frozenset[str]) -> list[int]:
     """The parts that open a section the prompt names by its heading (its attribute list, `{#r36}`, aside): two
-    words or more, every one said (`said`: said_in of the prompt). Tried as a new user would on a web server's
-    docs, "path matcher `reverse_proxy /api localhost:9000` doesnt catch /api/users" showed the matchers page's wildcard and named
-    matchers but not its "Path matchers": "path" and "matcher" are in most of its pages, too common to rank a
-    section."""
+    words or more, every one said (`said`: said_in of the prompt). Tried as a new user would on a web server's docs,
+    "path matcher `reverse_proxy /api localhost:9000` doesnt catch /api/users" showed the matchers page's wildcard
+    and named matchers but not its "Path matchers": "path" and "matcher" are in most of its pages, too common to
+    rank a section."""
     out: list[int] = []
     for i, part in enumerate(parts):
         if part.title and part.part == 0:
